@@ -1,0 +1,64 @@
+// Package deck owns the card model: parsing markdown cards into sections, validating them with
+// file:line errors, rendering their HTML once at load, and holding a loaded deck in memory.
+package deck
+
+import (
+	"html/template"
+	"time"
+)
+
+// Default spoken-answer targets, used when a card's front matter omits them.
+const (
+	DefaultBasics = 20 * time.Second
+	DefaultSolid  = 40 * time.Second
+	DefaultDeeper = 90 * time.Second
+)
+
+// Timing holds the spoken-answer targets for each depth.
+type Timing struct {
+	Basics time.Duration
+	Solid  time.Duration
+	Deeper time.Duration
+}
+
+// Simulation names the rebalance simulation that illustrates a card.
+type Simulation struct {
+	Preset    string
+	Compare   []string // variants, e.g. "eager", "cooperative", "cooperative+static"
+	Caption   string
+	Overrides map[string]any // scenario fields replacing the preset's, as in `rehearse sim` JSON
+	Line      int            // line of the simulation block in the file, for error messages
+}
+
+// Block is one piece of rendered markdown with its plain text (for search and answer checks).
+type Block struct {
+	HTML template.HTML
+	Text string
+}
+
+// FollowUp is a follow-up question with its answer.
+type FollowUp struct {
+	Question string
+	Answer   Block
+}
+
+// Card is one parsed, validated, pre-rendered card.
+type Card struct {
+	ID       string
+	Question string
+	Topic    string
+	Tags     []string
+	Timing   Timing
+	Sim      *Simulation // nil when the card names none
+
+	File  string // path relative to the deck root, e.g. "kafka/eager.md"
+	Order int    // position in deck order (sorted file paths), from 0
+
+	Answer      []Block  // cheat-sheet bullets
+	Basics      Block    // ≈20 s spoken answer
+	Solid       Block    // ≈40 s spoken answer
+	Deeper      [4]Block // expectation levels, from "knows the phrase" to expert
+	Explanation Block
+	FollowUps   []FollowUp
+	Pitfalls    []Block
+}
