@@ -1,0 +1,58 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// CreateSession stores a session by its token digest.
+func (db *DB) CreateSession(ctx context.Context, digest []byte, userID int64, now, expires time.Time) error {
+	_, err := db.w.ExecContext(ctx, `INSERT INTO sessions (token_hash, user_id, created_at, expires_at)
+		VALUES (?, ?, ?, ?)`, digest, userID, ms(now), ms(expires))
+	return err
+}
+
+// SessionUser returns the enabled user owning an unexpired session, or ErrNotFound.
+func (db *DB) SessionUser(ctx context.Context, digest []byte, now time.Time) (*User, error) {
+	return scanUser(db.r.QueryRowContext(ctx, `SELECT `+prefixed("u.", userCols)+`
+		FROM sessions s JOIN users u ON u.id = s.user_id
+		WHERE s.token_hash = ? AND s.expires_at > ? AND u.disabled = 0`, digest, ms(now)))
+}
+
+// DeleteSession ends one session (logout).
+func (db *DB) DeleteSession(ctx context.Context, digest []byte) error {
+	_, err := db.w.ExecContext(ctx, "DELETE FROM sessions WHERE token_hash = ?", digest)
+	return err
+}
+
+// DeleteUserSessions ends every session of a user ("sign out everywhere").
+func (db *DB) DeleteUserSessions(ctx context.Context, userID int64) error {
+	_, err := db.w.ExecContext(ctx, "DELETE FROM sessions WHERE user_id = ?", userID)
+	return err
+}
+
+// PurgeExpiredSessions removes sessions past their expiry.
+func (db *DB) PurgeExpiredSessions(ctx context.Context, now time.Time) (int64, error) {
+	res, err := db.w.ExecContext(ctx, "DELETE FROM sessions WHERE expires_at <= ?", ms(now))
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+func prefixed(p, cols string) string {
+	out := make([]byte, 0, len(cols)+40)
+	field := true
+	for i := 0; i < len(cols); i++ {
+		c := cols[i]
+		if field && c != ' ' && c != '\n' && c != '\t' {
+			out = append(out, p...)
+			field = false
+		}
+		if c == ',' {
+			field = true
+		}
+		out = append(out, c)
+	}
+	return string(out)
+}

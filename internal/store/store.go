@@ -1,0 +1,159 @@
+// Package store keeps Rehearse's state in SQLite: accounts, sessions, study progress and mock
+// sessions. Exported methods own their transactions; times are passed in, never read here.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/rehearse/rehearse/migrations"
+)
+
+// Errors callers can test for with errors.Is.
+var (
+	ErrNotFound = errors.New("not found")
+	ErrConflict = errors.New("already exists")
+)
+
+// DB is one SQLite file opened twice: a single writer connection, so writes queue in Go rather
+// than fight over the file lock, and a pool of readers that WAL lets run beside it.
+type DB struct {
+	w, r *sql.DB
+	path string
+}
+
+func dsn(path string, write bool) string {
+	q := url.Values{}
+	// busy_timeout first, so the pragmas after it wait for a lock instead of failing.
+	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(ON)")
+	if write {
+		q.Set("_txlock", "immediate")
+	} else {
+		q.Add("_pragma", "query_only(ON)")
+	}
+	return "file:" + path + "?" + q.Encode()
+}
+
+// Open opens (creating if needed) the database at path and applies pending migrations.
+func Open(ctx context.Context, path string, log *slog.Logger) (*DB, error) {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			return nil, fmt.Errorf("create data dir: %w", err)
+		}
+	}
+	w, err := sql.Open("sqlite", dsn(path, true))
+	if err != nil {
+		return nil, err
+	}
+	w.SetMaxOpenConns(1)
+	w.SetConnMaxIdleTime(0)
+	if err := w.PingContext(ctx); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	db := &DB{w: w, path: path}
+	if err := db.Migrate(ctx, log); err != nil {
+		w.Close()
+		return nil, err
+	}
+	r, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	r.SetMaxOpenConns(8)
+	r.SetMaxIdleConns(8)
+	db.r = r
+	return db, nil
+}
+
+// Migrate applies every pending migration in migrations/.
+func (db *DB) Migrate(ctx context.Context, log *slog.Logger) error {
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	p, err := goose.NewProvider(goose.DialectSQLite3, db.w, migrations.FS)
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	res, err := p.Up(ctx)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	for _, m := range res {
+		log.Info("migration applied", "version", m.Source.Version, "file", m.Source.Path, "took", m.Duration)
+	}
+	return nil
+}
+
+// Close closes both pools.
+func (db *DB) Close() error {
+	var err error
+	if db.r != nil {
+		err = db.r.Close()
+	}
+	return errors.Join(err, db.w.Close())
+}
+
+// Path is the database file.
+func (db *DB) Path() string { return db.path }
+
+// Ping checks that the database answers a query (for /readyz).
+func (db *DB) Ping(ctx context.Context) error {
+	var one int
+	return db.r.QueryRowContext(ctx, "SELECT 1").Scan(&one)
+}
+
+// Tx runs fn in a write transaction, committing if it returns nil.
+func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// Backup writes a consistent copy of the live database to dst (which must not exist), using
+// SQLite's VACUUM INTO so readers and the writer carry on meanwhile.
+func (db *DB) Backup(ctx context.Context, dst string) error {
+	if _, err := os.Stat(dst); err == nil {
+		return fmt.Errorf("backup: %s already exists", dst)
+	}
+	_, err := db.w.ExecContext(ctx, "VACUUM INTO ?", dst)
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	return nil
+}
+
+func ms(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func fromMS(v int64) time.Time {
+	if v == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(v).UTC()
+}
