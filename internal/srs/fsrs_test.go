@@ -41,7 +41,7 @@ func TestReferenceVector(t *testing.T) {
 func TestFirstRating(t *testing.T) {
 	s := noFuzz()
 	wantD := []float64{6.4133, 5.11217071, 2.11810397, 1}
-	for i, r := range Ratings {
+	for i, r := range allRatings {
 		c := s.Review(Card{}, r, t0)
 		near(t, r.String()+" D0", c.Difficulty, wantD[i], 1e-6)
 		near(t, r.String()+" S0", c.Stability, DefaultParams[i], 1e-12)

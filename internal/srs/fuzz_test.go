@@ -42,7 +42,7 @@ func TestFuzzBoundsProperty(t *testing.T) {
 			fz.MaxInterval, plain.MaxInterval = 36500, 36500
 		}
 		now := t0.Add(time.Duration(rng.Int64N(int64(time.Hour))))
-		r := Ratings[1+rng.IntN(3)]
+		r := allRatings[1+rng.IntN(3)]
 		base := plain.Review(c, r, now)
 		got := fz.Review(c, r, now)
 		if got.Stability != base.Stability || got.Difficulty != base.Difficulty {

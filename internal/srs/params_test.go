@@ -85,7 +85,7 @@ func TestReviewWithBadSettings(t *testing.T) {
 		now := t0
 		for i := range 8 {
 			now = now.Add(day)
-			c = s.Review(c, Ratings[i%4], now)
+			c = s.Review(c, allRatings[i%4], now)
 			if c.Due.Before(now) {
 				t.Fatalf("%+v: due %v before now", s, c.Due)
 			}

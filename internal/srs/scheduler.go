@@ -73,7 +73,7 @@ func (s Scheduler) Review(c Card, r Rating, now time.Time) Card {
 	}
 	m := newModel(s.Params)
 	out := c
-	if c.State < New || c.State > Relearning || c.State == New || !(c.Stability > 0) {
+	if c.State <= New || c.State > Relearning || !(c.Stability > 0) {
 		out.State, out.Step = Learning, 0
 		out.Stability = m.initStability(r)
 		out.Difficulty = m.initDifficulty(r)
@@ -84,9 +84,9 @@ func (s Scheduler) Review(c Card, r Rating, now time.Time) Card {
 		case known && t < 1:
 			out.Stability = m.shortTermStability(st, r)
 		case r == Again:
-			out.Stability = m.forgetStability(d, st, s.retrievability(m, c, t, known))
+			out.Stability = m.forgetStability(d, st, recallProbability(m, c, t, known))
 		default:
-			out.Stability = m.recallStability(d, st, s.retrievability(m, c, t, known), r)
+			out.Stability = m.recallStability(d, st, recallProbability(m, c, t, known), r)
 		}
 		out.Difficulty = m.nextDifficulty(d, r)
 	}
@@ -185,9 +185,9 @@ func (s Scheduler) Retrievability(c Card, now time.Time) float64 {
 	return newModel(s.Params).retrievability(float64(max(t, 0)), c.Stability)
 }
 
-// retrievability is R at review time; like py-fsrs, a reviewed card with no recorded last
+// recallProbability is R at review time; like py-fsrs, a reviewed card with no recorded last
 // review counts as fully forgotten.
-func (s Scheduler) retrievability(m model, c Card, t int, known bool) float64 {
+func recallProbability(m model, c Card, t int, known bool) float64 {
 	if !known {
 		return 0
 	}
@@ -198,7 +198,7 @@ func (s Scheduler) retrievability(m model, c Card, t int, known bool) float64 {
 // so a UI can label the answer buttons with their intervals.
 func (s Scheduler) Preview(c Card, now time.Time) [4]Card {
 	var out [4]Card
-	for i, r := range Ratings {
+	for i, r := range allRatings {
 		out[i] = s.Review(c, r, now)
 	}
 	return out

@@ -189,7 +189,7 @@ func TestPreview(t *testing.T) {
 	p := s.Preview(Card{}, t0)
 	want := []string{"1m", "6m", "10m", "8d"}
 	for i, c := range p {
-		if c != s.Review(Card{}, Ratings[i], t0) {
+		if c != s.Review(Card{}, allRatings[i], t0) {
 			t.Errorf("preview[%d] differs from Review", i)
 		}
 		if got := FormatInterval(c.Due.Sub(t0)); got != want[i] {

@@ -8,7 +8,7 @@ import (
 // Rating is the learner's answer to a card.
 type Rating int
 
-// Ratings, numbered as in FSRS (G = 1..4).
+// allRatings, numbered as in FSRS (G = 1..4).
 const (
 	Again Rating = 1
 	Hard  Rating = 2
@@ -16,8 +16,8 @@ const (
 	Easy  Rating = 4
 )
 
-// Ratings lists the valid ratings in button order.
-var Ratings = [4]Rating{Again, Hard, Good, Easy}
+// allRatings lists the valid ratings in button order (Preview index order).
+var allRatings = [4]Rating{Again, Hard, Good, Easy}
 
 // Valid reports whether r is one of Again, Hard, Good, Easy.
 func (r Rating) Valid() bool { return r >= Again && r <= Easy }
