@@ -3,9 +3,59 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/rehearse/rehearse/internal/deck"
 )
 
-// cmdCheck is owned by the check work stream; this placeholder is replaced there.
+// cmdCheck validates a deck and prints every problem, one per line, as DIR/file:line: message.
 func cmdCheck(ctx context.Context, args []string, getenv func(string) string, io stdio) error {
-	return errors.New("check: not built yet")
+	fl := flag.NewFlagSet("check", flag.ContinueOnError)
+	fl.SetOutput(io.err)
+	fl.Usage = func() {
+		fmt.Fprintln(io.err, "usage: rehearse check [DIR]   (DIR defaults to content)")
+	}
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return exitError{2}
+	}
+	if fl.NArg() > 1 {
+		fl.Usage()
+		return exitError{2}
+	}
+	dir := "content"
+	if fl.NArg() == 1 {
+		dir = fl.Arg(0)
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		fmt.Fprintf(io.err, "check: %s is not a readable directory\n", dir)
+		return exitError{1}
+	}
+
+	d, err := loadDeck(os.DirFS(dir))
+	if err != nil {
+		var list deck.ErrorList
+		if !errors.As(err, &list) {
+			fmt.Fprintf(io.err, "check: %v\n", err)
+			return exitError{1}
+		}
+		for _, e := range list {
+			e.File = filepath.Join(dir, filepath.FromSlash(e.File))
+			fmt.Fprintln(io.err, e.Error())
+		}
+		return exitError{1}
+	}
+	fmt.Fprintf(io.out, "ok: %d cards in %d topics\n", d.Len(), len(d.Topics()))
+	return nil
+}
+
+// loadDeck loads and validates a deck; the one place that decides which checks a deck gets.
+func loadDeck(fsys fs.FS) (*deck.Deck, error) {
+	return deck.Load(fsys, deck.Options{})
 }

@@ -61,4 +61,6 @@ type Card struct {
 	Explanation Block
 	FollowUps   []FollowUp
 	Pitfalls    []Block
+
+	idLine int // file line of the id, for duplicate-id errors
 }

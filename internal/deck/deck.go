@@ -1,0 +1,165 @@
+package deck
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+)
+
+// Options adjusts loading.
+type Options struct {
+	// CheckSim, if set, validates each card's simulation (preset, variants, overrides); its
+	// error is reported at the simulation's line.
+	CheckSim func(*Simulation) error
+}
+
+// Topic groups cards under a topic name, in deck order.
+type Topic struct {
+	Name  string
+	Slug  string
+	Cards []*Card
+}
+
+// Deck is a loaded, validated deck. It is immutable after Load and safe for concurrent use.
+type Deck struct {
+	Cards []*Card // deck order
+
+	byID    map[string]*Card
+	topics  []Topic
+	bySlug  map[string]int
+	tags    []string
+	indexes []cardIndex // parallel to Cards
+}
+
+// LoadDir loads the deck rooted at dir.
+func LoadDir(dir string, opt Options) (*Deck, error) {
+	if st, err := os.Stat(dir); err != nil {
+		return nil, err
+	} else if !st.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory", dir)
+	}
+	return Load(os.DirFS(dir), opt)
+}
+
+// Load reads every *.md file under fsys (skipping README.md, and files and directories whose
+// names start with "_" or "."), in sorted path order. On any problem it returns a nil deck and
+// an ErrorList holding every problem found, sorted by file and line.
+func Load(fsys fs.FS, opt Options) (*Deck, error) {
+	var files []string
+	var all ErrorList
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			all = append(all, Error{File: p, Msg: err.Error()})
+			return nil
+		}
+		name := d.Name()
+		if p != "." && (strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".")) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.IsDir() && path.Ext(name) == ".md" && !strings.EqualFold(name, "README.md") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+
+	d := &Deck{byID: map[string]*Card{}, bySlug: map[string]int{}}
+	for _, f := range files {
+		src, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			all = append(all, Error{File: f, Msg: fmt.Sprintf("cannot read: %v", err)})
+			continue
+		}
+		c, errs := Parse(f, src)
+		if len(errs) > 0 {
+			all = append(all, errs...)
+			continue
+		}
+		if prev, dup := d.byID[c.ID]; dup {
+			all = append(all, Error{File: f, Line: c.idLine, Msg: fmt.Sprintf("duplicate id %q: also used by %s", c.ID, prev.File)})
+			continue
+		}
+		if c.Sim != nil && opt.CheckSim != nil {
+			if err := opt.CheckSim(c.Sim); err != nil {
+				all = append(all, Error{File: f, Line: c.Sim.Line, Msg: "simulation: " + err.Error()})
+				continue
+			}
+		}
+		c.Order = len(d.Cards)
+		d.byID[c.ID] = c
+		d.Cards = append(d.Cards, c)
+	}
+	if len(all) > 0 {
+		all.Sort()
+		return nil, all
+	}
+	d.index()
+	return d, nil
+}
+
+// index builds the topic, tag and search tables once, so lookups cost nothing per request.
+func (d *Deck) index() {
+	tagSet := map[string]bool{}
+	byName := map[string]int{}
+	for _, c := range d.Cards {
+		i, ok := byName[c.Topic]
+		if !ok {
+			slug := slugify(c.Topic)
+			if slug == "" {
+				slug = "topic"
+			}
+			for base, n := slug, 2; ; n++ {
+				if _, taken := d.bySlug[slug]; !taken {
+					break
+				}
+				slug = fmt.Sprintf("%s-%d", base, n)
+			}
+			i = len(d.topics)
+			byName[c.Topic] = i
+			d.bySlug[slug] = i
+			d.topics = append(d.topics, Topic{Name: c.Topic, Slug: slug})
+		}
+		d.topics[i].Cards = append(d.topics[i].Cards, c)
+		for _, t := range c.Tags {
+			tagSet[t] = true
+		}
+		d.indexes = append(d.indexes, newCardIndex(c))
+	}
+	for t := range tagSet {
+		d.tags = append(d.tags, t)
+	}
+	sort.Strings(d.tags)
+}
+
+// Len is the number of cards.
+func (d *Deck) Len() int { return len(d.Cards) }
+
+// Card returns the card with the given id.
+func (d *Deck) Card(id string) (*Card, bool) {
+	c, ok := d.byID[id]
+	return c, ok
+}
+
+// Topics returns the topics in order of first appearance in the deck. Callers must not modify it.
+func (d *Deck) Topics() []Topic { return d.topics }
+
+// TopicBySlug returns the topic whose Slug is slug.
+func (d *Deck) TopicBySlug(slug string) (Topic, bool) {
+	i, ok := d.bySlug[slug]
+	if !ok {
+		return Topic{}, false
+	}
+	return d.topics[i], true
+}
+
+// Tags returns every tag used in the deck, sorted.
+func (d *Deck) Tags() []string { return d.tags }

@@ -1,0 +1,216 @@
+package deck
+
+import (
+	"bytes"
+	"html/template"
+	"strconv"
+	"strings"
+	"sync"
+
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/yuin/goldmark"
+	highlighting "github.com/yuin/goldmark-highlighting/v2"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// highlightStyle is the chroma style whose classes the rendered code blocks use.
+const highlightStyle = "github"
+
+// HeadingIDPrefix starts every heading id generated inside a card, so card headings cannot clash
+// with the page's own anchors.
+const HeadingIDPrefix = "card-"
+
+// md is shared: goldmark's Markdown is safe for concurrent use once built.
+var md = goldmark.New(
+	goldmark.WithExtensions(
+		extension.Table,
+		extension.Strikethrough,
+		extension.Linkify,
+		highlighting.NewHighlighting(
+			highlighting.WithStyle(highlightStyle),
+			highlighting.WithFormatOptions(chromahtml.WithClasses(true)),
+		),
+	),
+	goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+	// No html.WithUnsafe: raw HTML never reaches the page; escapeRawHTML shows it as text instead.
+	goldmark.WithRendererOptions(
+		html.WithXHTML(),
+		renderer.WithNodeRenderers(util.Prioritized(escapeRawHTML{}, 100)),
+	),
+)
+
+// escapeRawHTML renders raw HTML (inline and block) as visible, escaped text, so an author who
+// typed <b> sees it rather than losing it silently, and a <script> can never run.
+type escapeRawHTML struct{}
+
+func (escapeRawHTML) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindRawHTML, renderRawHTML)
+	reg.Register(ast.KindHTMLBlock, renderHTMLBlock)
+}
+
+func renderRawHTML(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		segs := n.(*ast.RawHTML).Segments
+		for i := 0; i < segs.Len(); i++ {
+			template.HTMLEscape(w, segValue(segs, i, src))
+		}
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+func renderHTMLBlock(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	b := n.(*ast.HTMLBlock)
+	_, _ = w.WriteString("<p>")
+	lines := b.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		template.HTMLEscape(w, segValue(lines, i, src))
+	}
+	if b.HasClosure() {
+		template.HTMLEscape(w, b.ClosureLine.Value(src))
+	}
+	_, _ = w.WriteString("</p>\n")
+	return ast.WalkContinue, nil
+}
+
+var (
+	cssOnce sync.Once
+	css     string
+)
+
+// HighlightCSS returns the stylesheet for the CSS classes used by highlighted code blocks.
+func HighlightCSS() string {
+	cssOnce.Do(func() {
+		var b bytes.Buffer
+		st := styles.Get(highlightStyle)
+		if err := chromahtml.New(chromahtml.WithClasses(true)).WriteCSS(&b, st); err == nil {
+			css = b.String()
+		}
+	})
+	return css
+}
+
+// prefixedIDs generates unique heading ids, each starting with HeadingIDPrefix.
+type prefixedIDs struct{ used map[string]bool }
+
+func newIDs() *prefixedIDs { return &prefixedIDs{used: map[string]bool{}} }
+
+func (p *prefixedIDs) Generate(value []byte, _ ast.NodeKind) []byte {
+	base := HeadingIDPrefix + slugify(string(value))
+	if base == HeadingIDPrefix {
+		base += "heading"
+	}
+	id := base
+	for i := 1; p.used[id]; i++ {
+		id = base + "-" + strconv.Itoa(i)
+	}
+	p.used[id] = true
+	return []byte(id)
+}
+
+func (p *prefixedIDs) Put(value []byte) { p.used[string(value)] = true }
+
+// slugify lower-cases s and joins its runs of letters and digits with single hyphens.
+func slugify(s string) string {
+	var b strings.Builder
+	hyphen := false
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if hyphen && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			hyphen = false
+			b.WriteRune(r)
+		} else {
+			hyphen = true
+		}
+	}
+	return b.String()
+}
+
+// render renders the nodes to HTML and plain text.
+func render(src []byte, nodes ...ast.Node) (Block, error) {
+	var h bytes.Buffer
+	var t strings.Builder
+	for _, n := range nodes {
+		if err := md.Renderer().Render(&h, src, n); err != nil {
+			return Block{}, err
+		}
+		if t.Len() > 0 {
+			t.WriteByte('\n')
+		}
+		plainText(&t, src, n)
+	}
+	return Block{HTML: template.HTML(h.String()), Text: dropBlankLines(t.String())}, nil
+}
+
+// plainText writes the readable text of n: words without markup, one line per block.
+func plainText(b *strings.Builder, src []byte, n ast.Node) {
+	switch v := n.(type) {
+	case *ast.Text:
+		b.Write(v.Segment.Value(src))
+		if v.SoftLineBreak() {
+			b.WriteByte(' ')
+		} else if v.HardLineBreak() {
+			b.WriteByte('\n')
+		}
+		return
+	case *ast.String:
+		b.Write(v.Value)
+		return
+	case *ast.RawHTML:
+		for i := 0; i < v.Segments.Len(); i++ {
+			b.Write(segValue(v.Segments, i, src))
+		}
+		return
+	case *ast.AutoLink:
+		b.Write(v.URL(src))
+		return
+	}
+	if n.Type() == ast.TypeBlock && !n.HasChildren() {
+		// Code and HTML blocks keep their text in lines rather than child nodes.
+		lines := n.Lines()
+		for i := 0; i < lines.Len(); i++ {
+			b.Write(segValue(lines, i, src))
+		}
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		plainText(b, src, c)
+		if c.Type() == ast.TypeBlock && c.NextSibling() != nil {
+			b.WriteByte('\n')
+		}
+	}
+}
+
+// inlineText is the plain text of a heading or other inline container, on one line.
+func inlineText(src []byte, n ast.Node) string {
+	var b strings.Builder
+	plainText(&b, src, n)
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+func segValue(s *text.Segments, i int, src []byte) []byte {
+	seg := s.At(i)
+	return seg.Value(src)
+}
+
+// dropBlankLines trims each line and removes the empty ones, so Text is compact for search.
+func dropBlankLines(s string) string {
+	lines := strings.Split(s, "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
