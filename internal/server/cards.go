@@ -1,0 +1,87 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/rehearse/rehearse/internal/views"
+)
+
+func (s *Server) home(w http.ResponseWriter, r *http.Request) {
+	if ok, err := s.usersExist(r.Context()); err != nil {
+		s.fail(w, r, err)
+		return
+	} else if !ok {
+		http.Redirect(w, r, "/setup", http.StatusSeeOther)
+		return
+	}
+	d := s.deck()
+	h := views.HomePage{Total: d.Len(), SignedIn: userFrom(r.Context()) != nil}
+	due, err := s.dueByTopic(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	for _, t := range d.Topics() {
+		h.Topics = append(h.Topics, views.TopicSummary{Name: t.Name, Slug: t.Slug, Count: len(t.Cards), Due: due[t.Slug]})
+		h.DueNow += due[t.Slug]
+	}
+	s.render(w, r, http.StatusOK, views.Home(s.page(r, ""), h))
+}
+
+func (s *Server) topic(w http.ResponseWriter, r *http.Request) {
+	t, ok := s.deck().TopicBySlug(chi.URLParam(r, "slug"))
+	if !ok {
+		s.notFound(w, r)
+		return
+	}
+	s.render(w, r, http.StatusOK, views.Topic(s.page(r, t.Name), views.TopicPage{Name: t.Name, Slug: t.Slug, Cards: t.Cards}))
+}
+
+func (s *Server) card(w http.ResponseWriter, r *http.Request) {
+	c, ok := s.deck().Card(chi.URLParam(r, "id"))
+	if !ok {
+		s.notFound(w, r)
+		return
+	}
+	v := views.CardPage{Card: c, TopicSlug: topicSlugOf(s, c.Topic), Depth: "basics"}
+	if u := userFrom(r.Context()); u != nil {
+		v.Depth = u.Settings.DefaultDepth
+	}
+	if d := r.URL.Query().Get("depth"); d == "basics" || d == "solid" || d == "deeper" {
+		v.Depth = d
+	}
+	var err error
+	if v.Progress, err = s.cardProgress(r, c); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if v.Simulation, err = s.cardSimulation(r, c); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, views.Card(s.page(r, c.Question, s.cardScripts()...), v))
+}
+
+func topicSlugOf(s *Server, name string) string {
+	for _, t := range s.deck().Topics() {
+		if t.Name == name {
+			return t.Slug
+		}
+	}
+	return ""
+}
+
+func (s *Server) search(w http.ResponseWriter, r *http.Request) {
+	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	v := views.SearchPage{Query: q}
+	switch {
+	case len(q) > 200:
+		v.Error = "The search is longer than 200 characters; shorten it."
+	case q != "":
+		v.Hits = s.deck().Search(q, 50)
+	}
+	s.render(w, r, http.StatusOK, views.Search(s.page(r, "Search"), v))
+}

@@ -1,0 +1,149 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+
+	"github.com/rehearse/rehearse/internal/auth"
+	"github.com/rehearse/rehearse/internal/store"
+)
+
+// maxBody caps every request body; forms and the simulator API are far smaller than this.
+const maxBody = 1 << 20
+
+type ctxKey int
+
+const userKey ctxKey = 1
+
+func userFrom(ctx context.Context) *store.User {
+	u, _ := ctx.Value(userKey).(*store.User)
+	return u
+}
+
+// recoverer turns a panic into a plain 500 page and a log line; no stack trace reaches the user.
+func (s *Server) recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.fail(w, r, fmt.Errorf("panic: %v", v))
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// logRequests writes one slog line per request, naming the route pattern rather than the raw
+// path, and never the query string (it could carry a token).
+func (s *Server) logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+		next.ServeHTTP(ww, r)
+		route := chi.RouteContext(r.Context()).RoutePattern()
+		s.log.LogAttrs(r.Context(), levelFor(ww.Status()), "request",
+			slog.String("method", r.Method), slog.String("route", route), slog.String("path", r.URL.Path),
+			slog.Int("status", ww.Status()), slog.Int("bytes", ww.BytesWritten()),
+			slog.Duration("took", time.Since(start)))
+	})
+}
+
+// securityHeaders sets the headers every response carries. The CSP allows no inline script and
+// nothing from other origins.
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("X-Frame-Options", "DENY")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// limitBody caps request bodies so a huge upload cannot exhaust memory.
+func limitBody(n int64) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.ContentLength > n {
+				http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+				return
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, n)
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+const sessionCookie = "rehearse_session"
+
+// loadSession puts the signed-in user, if any, into the request context.
+func (s *Server) loadSession(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := r.Cookie(sessionCookie)
+		if err == nil && c.Value != "" && len(c.Value) < 100 {
+			u, err := s.db.SessionUser(r.Context(), auth.Digest(c.Value), s.now())
+			switch {
+			case err == nil:
+				r = r.WithContext(context.WithValue(r.Context(), userKey, u))
+			case errors.Is(err, store.ErrNotFound):
+				s.clearSessionCookie(w)
+			default:
+				s.fail(w, r, err)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// requireUser sends anonymous visitors to the login page (or a 401 for API calls).
+func (s *Server) requireUser(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if userFrom(r.Context()) == nil {
+			if wantsJSON(r) {
+				writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "log in first"})
+				return
+			}
+			if r.Method == http.MethodGet {
+				http.Redirect(w, r, "/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
+				return
+			}
+			s.errorPage(w, r, http.StatusUnauthorized, "Log in first.")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// requireAdmin refuses members with a 403.
+func (s *Server) requireAdmin(next http.Handler) http.Handler {
+	return s.requireUser(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !userFrom(r.Context()).IsAdmin() {
+			s.errorPage(w, r, http.StatusForbidden, "Only administrators can open this page.")
+			return
+		}
+		next.ServeHTTP(w, r)
+	}))
+}
+
+// privateGate, in private mode, lets anonymous visitors reach only login, setup, health and assets.
+func (s *Server) privateGate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.cfg.Private && userFrom(r.Context()) == nil && !publicInPrivateMode(r.URL.Path) {
+			s.requireUser(next).ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}

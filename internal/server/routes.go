@@ -1,0 +1,58 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+)
+
+// Handler returns the whole application: every route, behind the shared middleware.
+func (s *Server) Handler() http.Handler {
+	r := chi.NewRouter()
+	r.Use(s.recoverer, s.logRequests, securityHeaders, limitBody(maxBody))
+	r.Use(middleware.Compress(5, "text/html", "text/css", "text/javascript", "application/json", "image/svg+xml"))
+	r.NotFound(s.notFound)
+	r.MethodNotAllowed(s.methodNotAllowed)
+
+	r.Get("/healthz", s.healthz)
+	r.Handle("/static/*", s.assets)
+
+	r.Group(func(r chi.Router) {
+		r.Use(s.loadSession, s.privateGate)
+		r.Get("/", s.home)
+		r.Get("/topics/{slug}", s.topic)
+		r.Get("/cards/{id}", s.card)
+		r.Get("/search", s.search)
+		r.Get("/login", s.loginPage)
+		r.Post("/login", s.login)
+		r.Post("/logout", s.logout)
+		r.Get("/setup", s.setupPage)
+		r.Post("/setup", s.setup)
+
+		s.featureRoutes(r)
+	})
+
+	// CrossOriginProtection rejects state-changing requests that a browser marks as cross-site
+	// (Sec-Fetch-Site, or an Origin that is not ours): CSRF protection without tokens in forms.
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.errorPage(w, r, http.StatusForbidden, "This request came from another site and was refused.")
+	}))
+	return cop.Handler(r)
+}
+
+// publicInPrivateMode lists what anonymous visitors may reach in private mode.
+func publicInPrivateMode(path string) bool {
+	switch path {
+	case "/login", "/setup", "/healthz", "/readyz":
+		return true
+	}
+	return strings.HasPrefix(path, "/static/") || strings.HasPrefix(path, "/invite/") || strings.HasPrefix(path, "/reset/")
+}
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Write([]byte("ok\n"))
+}

@@ -1,0 +1,103 @@
+// Package server is Rehearse's HTTP adapter: the chi router, middleware, sessions and one file
+// per resource. Handlers are thin: parse input, call the domain or store, render a view.
+package server
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/a-h/templ"
+
+	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/views"
+	"github.com/rehearse/rehearse/web"
+)
+
+// Config is what the server needs from the command line.
+type Config struct {
+	SecureCookies bool          // set the Secure flag (https, or behind a TLS proxy)
+	Private       bool          // nothing but the login page without a session
+	SessionTTL    time.Duration // how long a login lasts
+	BaseURL       string        // external URL, for links in invites and resets
+}
+
+// DeckSource hands out the current deck; reloading swaps it atomically.
+type DeckSource interface {
+	Deck() *deck.Deck
+}
+
+// StaticDeck is a DeckSource that never changes (tests, or a deck with no reload).
+type StaticDeck struct{ D *deck.Deck }
+
+// Deck returns the deck.
+func (s StaticDeck) Deck() *deck.Deck { return s.D }
+
+// Server holds the dependencies shared by every handler.
+type Server struct {
+	cfg    Config
+	db     *store.DB
+	decks  DeckSource
+	log    *slog.Logger
+	assets *web.Assets
+	now    func() time.Time
+
+	setupDone atomic.Bool // true once any user exists: the setup page closes for good
+}
+
+// New builds a server. now may be nil (time.Now).
+func New(cfg Config, db *store.DB, decks DeckSource, assets *web.Assets, log *slog.Logger, now func() time.Time) *Server {
+	if now == nil {
+		now = time.Now
+	}
+	if cfg.SessionTTL == 0 {
+		cfg.SessionTTL = 30 * 24 * time.Hour
+	}
+	return &Server{cfg: cfg, db: db, decks: decks, log: log, assets: assets, now: now}
+}
+
+func (s *Server) deck() *deck.Deck { return s.decks.Deck() }
+
+// page builds the layout model for a request.
+func (s *Server) page(r *http.Request, title string, scripts ...string) views.Page {
+	p := views.Page{Title: title, CSS: []string{s.assets.URL("app.css"), s.assets.URL("highlight.css")}, Private: s.cfg.Private}
+	p.Scripts = append(p.Scripts, s.assets.URL("app.js"))
+	for _, js := range scripts {
+		p.Scripts = append(p.Scripts, s.assets.URL(js))
+	}
+	if u := userFrom(r.Context()); u != nil {
+		p.User = &views.UserInfo{Name: u.Username, Admin: u.IsAdmin()}
+	}
+	return p
+}
+
+// render writes a component with a status code, buffering so a failed render never sends half a page.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
+	buf := templ.GetBuffer()
+	defer templ.ReleaseBuffer(buf)
+	if err := c.Render(r.Context(), buf); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// usersExist reports whether setup has happened, caching the answer once true.
+func (s *Server) usersExist(ctx context.Context) (bool, error) {
+	if s.setupDone.Load() {
+		return true, nil
+	}
+	n, err := s.db.CountUsers(ctx)
+	if err != nil {
+		return false, err
+	}
+	if n > 0 {
+		s.setupDone.Store(true)
+	}
+	return n > 0, nil
+}
