@@ -2,5 +2,16 @@ package server
 
 import "github.com/go-chi/chi/v5"
 
-// featureRoutes registers the routes of study, mock, simulator and team features.
-func (s *Server) featureRoutes(r chi.Router) {}
+// featureRoutes registers each feature's routes; every feature owns its own file.
+func (s *Server) featureRoutes(r chi.Router) {
+	s.studyRoutes(r) // study.go: /study, /settings, /stats
+	s.mockRoutes(r)  // mock.go: /mock
+	s.simRoutes(r)   // sim.go: /sim, /api/sim
+	s.teamRoutes(r)  // team.go: /admin, /account, /invite, /reset, /team
+}
+
+// initFeatures prepares each feature's state; called once from New.
+func (s *Server) initFeatures() {
+	s.initSim()
+	s.initTeam()
+}

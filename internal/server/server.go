@@ -46,6 +46,9 @@ type Server struct {
 	now    func() time.Time
 
 	setupDone atomic.Bool // true once any user exists: the setup page closes for good
+
+	sim  simState  // sim.go
+	team teamState // team.go
 }
 
 // New builds a server. now may be nil (time.Now).
@@ -56,7 +59,9 @@ func New(cfg Config, db *store.DB, decks DeckSource, assets *web.Assets, log *sl
 	if cfg.SessionTTL == 0 {
 		cfg.SessionTTL = 30 * 24 * time.Hour
 	}
-	return &Server{cfg: cfg, db: db, decks: decks, log: log, assets: assets, now: now}
+	s := &Server{cfg: cfg, db: db, decks: decks, log: log, assets: assets, now: now}
+	s.initFeatures()
+	return s
 }
 
 func (s *Server) deck() *deck.Deck { return s.decks.Deck() }
