@@ -1,0 +1,804 @@
+package rebalance
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"sort"
+	"time"
+)
+
+// Item states, compact.
+const (
+	stUnowned uint8 = iota
+	stStarting
+	stProcessing
+	stRevoking
+)
+
+var stateNames = [...]string{StateUnowned, StateStarting, StateProcessing, StateRevoking}
+
+// Recording caps keep memory bounded on huge runs; metrics stay exact beyond them.
+const (
+	maxSegments   = 3_000_000
+	maxRoundItems = 3_000_000
+)
+
+type item struct {
+	owner      int32 // member holding a claim on it, -1 for none
+	label      int32 // member shown on an unowned segment (assigned but down), -1 for none
+	state      uint8
+	exists     bool
+	deleted    bool // a Connect task removed by set_tasks, still to be stopped
+	revoked    bool // the last stop was a revocation (for wasted moves)
+	since      int64
+	born, died int64
+	pauseStart int64
+	lastOwner  int32
+	group      int32 // topic or connector index
+	part       int32 // partition or task number; -1 for a connector itself
+	stamp      uint32
+}
+
+type seg struct {
+	from  int64
+	owner int32
+	state uint8
+}
+
+type group struct {
+	name  string
+	items []int32 // in partition (task) order; for Connect the connector item first
+}
+
+type member struct {
+	idx           int32
+	name          string
+	up            bool
+	inc           int // incarnation: events scheduled for an older process are ignored
+	phase         int64
+	held          []int32 // items claimed, lazily compacted
+	pollBusyUntil int64
+	entry         *entry // classic: the coordinator's entry for this process
+	k             *kmember
+}
+
+type event struct {
+	at  int64
+	seq uint64
+	fn  func()
+}
+
+type evHeap []*event
+
+func (h evHeap) Len() int { return len(h) }
+func (h evHeap) Less(i, j int) bool {
+	if h[i].at != h[j].at {
+		return h[i].at < h[j].at
+	}
+	return h[i].seq < h[j].seq
+}
+func (h evHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *evHeap) Push(x any)   { *h = append(*h, x.(*event)) }
+func (h *evHeap) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return e
+}
+
+type timings struct{ session, hb, reb, initDelay, schedDelay, revoke, start, rpc int64 }
+
+type sim struct {
+	sc      Scenario
+	cfg     timings
+	now     int64
+	q       evHeap
+	seq     uint64
+	members []*member
+	byName  map[string]*member
+	items   []item
+	names   []string
+	groups  []group
+	groupOf map[string]int
+	segs    [][]seg
+	nsegs   int
+	res     *Result
+	rng     uint64
+	stamp   uint32
+
+	downtime, maxPause  int64
+	moved, wasted, viol int
+	notProcessing       int
+	stableAt            int64
+	firstEvent          int64
+	roundItems          int
+
+	classic *classic
+	k848    *kip848
+}
+
+// Run simulates the scenario. It is deterministic for a scenario and seed; ctx and
+// lim.CPUBudget bound the work (ErrBudget).
+func Run(ctx context.Context, sc Scenario, lim Limits) (res *Result, err error) {
+	sc = sc.WithDefaults()
+	if err := sc.Validate(lim); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("simulation failed: %v", r)
+		}
+	}()
+	s := newSim(sc)
+	start := time.Now()
+	for steps := 0; s.q.Len() > 0; steps++ {
+		if steps&1023 == 0 {
+			if ctx.Err() != nil || (lim.CPUBudget > 0 && time.Since(start) > lim.CPUBudget) {
+				return nil, ErrBudget
+			}
+		}
+		e := heap.Pop(&s.q).(*event)
+		if e.at > sc.DurationMS {
+			break
+		}
+		s.now = e.at
+		e.fn()
+	}
+	s.now = sc.DurationMS
+	return s.finish(), nil
+}
+
+func newSim(sc Scenario) *sim {
+	c := sc.Config
+	s := &sim{
+		sc:         sc,
+		cfg:        timings{*c.SessionTimeoutMS, *c.HeartbeatIntervalMS, *c.RebalanceTimeoutMS, *c.InitialRebalanceDelayMS, *c.ScheduledRebalanceMaxDelayMS, *c.RevokeMS, *c.StartMS, *c.RPCMS},
+		byName:     map[string]*member{},
+		groupOf:    map[string]int{},
+		res:        &Result{DurationMS: sc.DurationMS, Rounds: []Round{}, Events: []EventMark{}},
+		rng:        uint64(sc.Seed)*0x9E3779B97F4A7C15 + 1,
+		firstEvent: -1,
+		stableAt:   0,
+	}
+	s.segs = [][]seg{}
+	gs := sc.Topics
+	if sc.Kind == "connect" {
+		gs = sc.Connectors
+	}
+	for _, name := range sortedKeys(gs) {
+		s.groupOf[name] = len(s.groups)
+		s.groups = append(s.groups, group{name: name})
+		if sc.Kind == "connect" {
+			s.addItem(len(s.groups)-1, -1)
+		}
+		s.growGroup(len(s.groups)-1, gs[name])
+	}
+	for _, n := range sc.Members {
+		s.member(n)
+	}
+	// Scenario members are present and stable at t = 0.
+	for _, n := range sc.Members {
+		s.byName[n].up = true
+	}
+	switch {
+	case sc.Kind == "consumer" && sc.Protocol == "consumer":
+		s.k848 = newKIP848(s)
+	default:
+		s.classic = newClassic(s)
+	}
+	for i := range sc.Events {
+		ev := sc.Events[i]
+		s.at(ev.AtMS, func() { s.scenarioEvent(ev) })
+		if s.firstEvent < 0 || ev.AtMS < s.firstEvent {
+			s.firstEvent = ev.AtMS
+		}
+	}
+	return s
+}
+
+// member returns (creating) the member with this name.
+func (s *sim) member(name string) *member {
+	if m, ok := s.byName[name]; ok {
+		return m
+	}
+	m := &member{idx: int32(len(s.members)), name: name}
+	m.phase = int64(s.rand() % uint64(s.cfg.hb))
+	s.members = append(s.members, m)
+	s.byName[name] = m
+	return m
+}
+
+// rand is splitmix64: the only source of variation, seeded by the scenario.
+func (s *sim) rand() uint64 {
+	s.rng += 0x9E3779B97F4A7C15
+	z := s.rng
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	return z ^ (z >> 31)
+}
+
+func (s *sim) at(t int64, fn func()) {
+	t = max(t, s.now)
+	s.seq++
+	heap.Push(&s.q, &event{at: t, seq: s.seq, fn: fn})
+}
+
+func (s *sim) after(d int64, fn func()) { s.at(s.now+d, fn) }
+
+// nextTick is m's first heartbeat at or after t; lastTick its last one at or before t.
+func (s *sim) nextTick(m *member, t int64) int64 {
+	hb := s.cfg.hb
+	if t <= m.phase {
+		return m.phase
+	}
+	return m.phase + (t-m.phase+hb-1)/hb*hb
+}
+
+func (s *sim) lastTick(m *member, t int64) int64 {
+	if t < m.phase {
+		return t
+	}
+	return m.phase + (t-m.phase)/s.cfg.hb*s.cfg.hb
+}
+
+func (s *sim) addItem(g int, part int) int32 {
+	idx := int32(len(s.items))
+	name := s.groups[g].name
+	if part >= 0 {
+		name = fmt.Sprintf("%s-%d", name, part)
+	}
+	s.items = append(s.items, item{owner: -1, label: -1, exists: true, since: s.now, born: s.now, died: -1,
+		pauseStart: s.now, lastOwner: -1, group: int32(g), part: int32(part)})
+	s.names = append(s.names, name)
+	s.segs = append(s.segs, nil)
+	s.recordSeg(idx)
+	s.groups[g].items = append(s.groups[g].items, idx)
+	s.notProcessing++
+	return idx
+}
+
+// growGroup makes the group have n partitions (tasks), creating or reviving items.
+func (s *sim) growGroup(g, n int) {
+	base := 0
+	if s.sc.Kind == "connect" {
+		base = 1
+	}
+	cur := len(s.groups[g].items) - base
+	for p := 0; p < cur && p < n; p++ {
+		it := s.groups[g].items[base+p]
+		if !s.items[it].exists || s.items[it].deleted {
+			s.revive(it)
+		}
+	}
+	for p := cur; p < n; p++ {
+		s.addItem(g, p)
+	}
+	for p := n; p < cur; p++ {
+		it := s.groups[g].items[base+p]
+		if s.items[it].exists && !s.items[it].deleted {
+			s.items[it].deleted = true
+			if s.items[it].owner < 0 {
+				s.kill(it)
+			}
+		}
+	}
+}
+
+func (s *sim) revive(it int32) {
+	x := &s.items[it]
+	if x.exists {
+		x.deleted = false
+		return
+	}
+	x.exists, x.deleted, x.died = true, false, -1
+	x.pauseStart, x.since = s.now, s.now
+	x.state, x.owner, x.label = stUnowned, -1, -1
+	s.notProcessing++
+	s.recordSeg(it)
+}
+
+// kill ends a deleted item's existence.
+func (s *sim) kill(it int32) {
+	x := &s.items[it]
+	if !x.exists {
+		return
+	}
+	if x.state != stProcessing {
+		s.addPause(s.now - x.pauseStart)
+		s.notProcessing--
+	}
+	x.exists, x.died, x.owner = false, s.now, -1
+	s.appendSeg(it, seg{from: s.now, state: 255})
+}
+
+func (s *sim) addPause(d int64) {
+	s.downtime += d
+	if d > s.maxPause {
+		s.maxPause = d
+	}
+}
+
+// setState moves an item to a state and records a timeline segment.
+func (s *sim) setState(it int32, st uint8, owner, label int32) {
+	x := &s.items[it]
+	if !x.exists {
+		return
+	}
+	if x.state == stProcessing && st != stProcessing {
+		x.pauseStart = s.now
+		s.notProcessing++
+	} else if x.state != stProcessing && st == stProcessing {
+		s.addPause(s.now - x.pauseStart)
+		s.notProcessing--
+	}
+	x.state, x.owner, x.label, x.since = st, owner, label, s.now
+	s.recordSeg(it)
+	if s.notProcessing == 0 {
+		s.checkStable()
+	}
+}
+
+func (s *sim) recordSeg(it int32) {
+	x := &s.items[it]
+	who := x.owner
+	if x.state == stUnowned {
+		who = x.label
+	}
+	s.appendSeg(it, seg{from: s.now, owner: who, state: x.state})
+}
+
+func (s *sim) appendSeg(it int32, sg seg) {
+	if s.res.Truncated {
+		return
+	}
+	l := s.segs[it]
+	if n := len(l); n > 0 && l[n-1].from == sg.from {
+		l = l[:n-1]
+		s.nsegs--
+	}
+	if n := len(l); n > 0 && l[n-1].state == sg.state && l[n-1].owner == sg.owner {
+		s.segs[it] = l
+		return
+	}
+	if s.nsegs >= maxSegments {
+		s.res.Truncated, s.res.TruncatedAtMS = true, s.now
+		return
+	}
+	s.segs[it] = append(l, sg)
+	s.nsegs++
+}
+
+// heldList compacts and returns the items m holds a claim on.
+func (s *sim) heldList(m *member) []int32 {
+	s.stamp++
+	out := m.held[:0]
+	for _, it := range m.held {
+		x := &s.items[it]
+		if x.owner == m.idx && x.exists && x.stamp != s.stamp {
+			x.stamp = s.stamp
+			out = append(out, it)
+		}
+	}
+	m.held = out
+	return out
+}
+
+// startItems gives items to m: starting for start_ms, then processing.
+func (s *sim) startItems(m *member, its []int32) {
+	if len(its) == 0 {
+		return
+	}
+	t0, inc := s.now, m.inc
+	st := stStarting
+	if s.cfg.start == 0 {
+		st = stProcessing
+	}
+	started := make([]int32, 0, len(its))
+	for _, it := range its {
+		x := &s.items[it]
+		if !x.exists || x.deleted || x.owner == m.idx {
+			continue
+		}
+		if x.owner >= 0 {
+			s.viol++
+			s.invariant("at %d ms %s is given to %s while %s still owns it", s.now, s.names[it], m.name, s.members[x.owner].name)
+		}
+		if x.lastOwner >= 0 && x.lastOwner != m.idx {
+			s.moved++
+		} else if x.lastOwner == m.idx && x.revoked {
+			s.wasted++
+		}
+		x.lastOwner, x.revoked = m.idx, false
+		s.setState(it, st, m.idx, -1)
+		m.held = append(m.held, it)
+		started = append(started, it)
+	}
+	if st == stStarting && len(started) > 0 {
+		s.after(s.cfg.start, func() {
+			if m.inc != inc {
+				return
+			}
+			for _, it := range started {
+				x := &s.items[it]
+				if x.owner == m.idx && x.state == stStarting && x.since == t0 {
+					s.setState(it, stProcessing, m.idx, -1)
+				}
+			}
+		})
+	}
+}
+
+// revokeItems stops items on m (commit + callback, revoke_ms) and then calls done.
+func (s *sim) revokeItems(m *member, its []int32, byRebalance bool, done func()) {
+	t0, inc := s.now, m.inc
+	var stopping []int32
+	for _, it := range its {
+		x := &s.items[it]
+		if x.owner == m.idx && x.state != stRevoking {
+			s.setState(it, stRevoking, m.idx, -1)
+			stopping = append(stopping, it)
+		}
+	}
+	finish := func() {
+		if m.inc != inc {
+			return
+		}
+		for _, it := range stopping {
+			x := &s.items[it]
+			if x.owner == m.idx && x.state == stRevoking && x.since == t0 {
+				x.revoked = byRebalance
+				s.setState(it, stUnowned, -1, -1)
+				if x.deleted {
+					s.kill(it)
+				}
+			}
+		}
+		if done != nil {
+			done()
+		}
+	}
+	if s.cfg.revoke == 0 {
+		finish()
+		return
+	}
+	s.after(s.cfg.revoke, finish)
+}
+
+// dropItems loses m's items at once (crash, fenced). label keeps them shown as m's.
+func (s *sim) dropItems(m *member, label int32) {
+	for _, it := range s.heldList(m) {
+		s.items[it].revoked = false
+		s.setState(it, stUnowned, -1, label)
+		if s.items[it].deleted {
+			s.kill(it)
+		}
+	}
+	m.held = m.held[:0]
+}
+
+// unlabel clears the "assigned to a down member" label once the group forgets that member.
+func (s *sim) unlabel(m *member, its []int32) {
+	for _, it := range its {
+		x := &s.items[it]
+		if x.exists && x.state == stUnowned && x.label == m.idx {
+			s.setState(it, stUnowned, -1, -1)
+		}
+	}
+}
+
+func (s *sim) invariant(format string, a ...any) {
+	if len(s.res.InvariantFailures) < 100 {
+		s.res.InvariantFailures = append(s.res.InvariantFailures, fmt.Sprintf(format, a...))
+	}
+}
+
+func (s *sim) mark(t string, m string) {
+	if len(s.res.Events) < 100_000 {
+		s.res.Events = append(s.res.Events, EventMark{AtMS: s.now, Type: t, Member: m})
+	}
+}
+
+// checkStable notes the moment the group is settled: stable and every item processing.
+func (s *sim) checkStable() {
+	if s.notProcessing != 0 {
+		return
+	}
+	if s.classic != nil && !s.classic.settled() {
+		return
+	}
+	if s.k848 != nil && !s.k848.settled() {
+		return
+	}
+	s.stableAt = s.now
+}
+
+func (s *sim) itemsOf(its []int32) []string {
+	out := make([]string, 0, len(its))
+	sorted := append([]int32(nil), its...)
+	sort.Slice(sorted, func(i, j int) bool { return s.less(sorted[i], sorted[j]) })
+	for _, it := range sorted {
+		out = append(out, s.names[it])
+	}
+	return out
+}
+
+// less orders items canonically: by group name, then connector before its tasks, then number.
+func (s *sim) less(a, b int32) bool {
+	x, y := &s.items[a], &s.items[b]
+	if x.group != y.group {
+		return x.group < y.group
+	}
+	return x.part < y.part
+}
+
+// round records a finished round; item lists are dropped once the recording cap is reached.
+func (s *sim) round(r Round, assign, revoked, added map[int32][]int32) {
+	n := 0
+	for _, l := range assign {
+		n += len(l)
+	}
+	for _, l := range revoked {
+		n += len(l)
+	}
+	for _, l := range added {
+		n += len(l)
+	}
+	r.Assignment, r.Revoked, r.Added = map[string][]string{}, map[string][]string{}, map[string][]string{}
+	if s.roundItems+n > maxRoundItems {
+		if !s.res.Truncated {
+			s.res.Truncated, s.res.TruncatedAtMS = true, s.now
+		}
+		r.Assignment, r.Revoked, r.Added = nil, nil, nil
+	} else {
+		s.roundItems += n
+		conv := func(dst map[string][]string, src map[int32][]int32, keepEmpty bool) {
+			for m, l := range src {
+				if len(l) > 0 || keepEmpty {
+					dst[s.members[m].name] = s.itemsOf(l)
+				}
+			}
+		}
+		conv(r.Assignment, assign, true)
+		conv(r.Revoked, revoked, false)
+		conv(r.Added, added, false)
+	}
+	s.res.Rounds = append(s.res.Rounds, r)
+}
+
+func (s *sim) finish() *Result {
+	r := s.res
+	end := s.sc.DurationMS
+	var total int64
+	for i := range s.items {
+		x := &s.items[i]
+		until := end
+		if !x.exists {
+			until = x.died
+		} else if x.state != stProcessing {
+			s.addPause(end - x.pauseStart)
+		}
+		total += until - x.born
+	}
+	m := &r.Metrics
+	m.Rebalances = len(r.Rounds)
+	for _, rd := range r.Rounds {
+		if rd.StopTheWorld {
+			m.StopTheWorldRebalances++
+		}
+	}
+	m.DowntimeItemMS, m.MaxPauseMS = s.downtime, s.maxPause
+	m.Availability = 1
+	if total > 0 {
+		m.Availability = float64(total-s.downtime) / float64(total)
+	}
+	m.Moved, m.WastedMoves, m.Violations = s.moved, s.wasted, s.viol
+	switch {
+	case s.firstEvent < 0:
+		m.TimeToStableMS = 0
+	case s.notProcessing > 0 || s.stableAt < s.firstEvent && s.lastChange() > s.firstEvent:
+		m.TimeToStableMS = -1
+	default:
+		m.TimeToStableMS = max(0, s.stableAt-s.firstEvent)
+	}
+	if s.classic != nil && !s.classic.settled() {
+		m.TimeToStableMS = -1
+	}
+	for _, mb := range s.members {
+		r.Members = append(r.Members, mb.name)
+	}
+	r.Items = append([]string(nil), s.names...)
+	order := make([]int32, len(s.items))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	sort.SliceStable(order, func(i, j int) bool { return s.less(order[i], order[j]) })
+	r.Items = r.Items[:0]
+	stop := end
+	if r.Truncated {
+		stop = r.TruncatedAtMS
+	}
+	r.Timeline = make([]ItemTimeline, 0, len(order))
+	for _, it := range order {
+		r.Items = append(r.Items, s.names[it])
+		l := s.segs[it]
+		tl := ItemTimeline{Item: s.names[it], Segments: make([]Segment, 0, len(l))}
+		for j, sg := range l {
+			if sg.state == 255 {
+				continue
+			}
+			to := stop
+			if j+1 < len(l) {
+				to = l[j+1].from
+			}
+			if to > stop {
+				to = stop
+			}
+			if to <= sg.from {
+				continue
+			}
+			owner := ""
+			if sg.owner >= 0 {
+				owner = s.members[sg.owner].name
+			}
+			tl.Segments = append(tl.Segments, Segment{FromMS: sg.from, ToMS: to, State: stateNames[sg.state], Owner: owner})
+		}
+		r.Timeline = append(r.Timeline, tl)
+	}
+	return r
+}
+
+// lastChange is the end of the last round, a proxy for the last disturbance.
+func (s *sim) lastChange() int64 {
+	if n := len(s.res.Rounds); n > 0 {
+		return s.res.Rounds[n-1].EndMS
+	}
+	return 0
+}
+
+// scenarioEvent applies one scenario event at s.now.
+func (s *sim) scenarioEvent(ev Event) {
+	switch ev.Type {
+	case "join":
+		s.mark("join", ev.Member)
+		s.startMember(s.member(ev.Member))
+	case "leave":
+		s.mark("leave", ev.Member)
+		s.stopMember(s.member(ev.Member), true, -1)
+	case "crash":
+		s.mark("crash", ev.Member)
+		s.crashMember(s.member(ev.Member), -1)
+	case "restart":
+		s.mark("restart", ev.Member)
+		s.stopMember(s.member(ev.Member), true, ev.DownMS)
+	case "rolling_restart":
+		k := int64(0)
+		for _, m := range s.members {
+			if !m.up {
+				continue
+			}
+			m := m
+			s.at(s.now+k*ev.IntervalMS, func() {
+				s.mark("restart", m.name)
+				s.stopMember(m, true, ev.DownMS)
+			})
+			k++
+		}
+	case "flap":
+		m := s.member(ev.Member)
+		for k := 0; k < ev.Count; k++ {
+			s.at(s.now+int64(k)*ev.IntervalMS, func() {
+				s.mark("crash", m.name)
+				s.crashMember(m, ev.DownMS)
+			})
+		}
+	case "slow_poll":
+		s.mark("slow_poll", ev.Member)
+		s.slowPoll(s.member(ev.Member), ev.DurationMS)
+	case "add_partitions":
+		s.mark("add_partitions", "")
+		g := s.groupOf[ev.Topic]
+		s.growGroup(g, ev.Partitions)
+		s.configChanged(fmt.Sprintf("%s grows to %d partitions", ev.Topic, ev.Partitions))
+	case "set_tasks":
+		s.mark("set_tasks", "")
+		s.growGroup(s.groupOf[ev.Connector], ev.Tasks)
+		s.configChanged(fmt.Sprintf("%s now has %d tasks", ev.Connector, ev.Tasks))
+	}
+}
+
+// restartAfter brings m back after down ms (when down >= 0).
+func (s *sim) restartAfter(m *member, down int64) {
+	if down < 0 {
+		return
+	}
+	s.after(down, func() {
+		if m.up {
+			return
+		}
+		s.mark("rejoin", m.name)
+		s.startMember(m)
+	})
+}
+
+func (s *sim) startMember(m *member) {
+	if m.up {
+		return
+	}
+	m.up, m.pollBusyUntil = true, 0
+	m.inc++
+	if s.classic != nil {
+		s.classic.memberStarted(m)
+	} else {
+		s.k848.memberStarted(m)
+	}
+}
+
+// stopMember shuts m down gracefully (commit, callback; LeaveGroup unless static).
+func (s *sim) stopMember(m *member, graceful bool, down int64) {
+	if !m.up {
+		return
+	}
+	if s.classic != nil {
+		s.classic.memberStopping(m, down)
+	} else {
+		s.k848.memberStopping(m, down)
+	}
+}
+
+func (s *sim) crashMember(m *member, down int64) {
+	if !m.up {
+		return
+	}
+	m.up = false
+	m.inc++
+	s.dropItems(m, m.idx)
+	if s.classic != nil {
+		s.classic.memberCrashed(m)
+	} else {
+		s.k848.memberCrashed(m)
+	}
+	s.restartAfter(m, down)
+}
+
+func (s *sim) slowPoll(m *member, d int64) {
+	if !m.up {
+		return
+	}
+	m.pollBusyUntil = s.now + d
+	if d <= s.cfg.reb {
+		return
+	}
+	inc := m.inc
+	s.after(s.cfg.reb, func() {
+		if m.inc != inc || !m.up {
+			return
+		}
+		// max.poll.interval.ms expired: the client gives up its membership.
+		s.dropItems(m, -1)
+		if s.classic != nil {
+			s.classic.pollTimeout(m)
+		} else {
+			s.k848.pollTimeout(m)
+		}
+		s.at(m.pollBusyUntil, func() {
+			if m.inc != inc || !m.up {
+				return
+			}
+			s.mark("rejoin", m.name)
+			if s.classic != nil {
+				s.classic.pollReturned(m)
+			} else {
+				s.k848.pollReturned(m)
+			}
+		})
+	})
+}
+
+func (s *sim) configChanged(why string) {
+	if s.classic != nil {
+		s.classic.configChanged(why)
+	} else {
+		s.k848.configChanged(why)
+	}
+}
