@@ -1,0 +1,191 @@
+// Package e2e drives the real rehearse binary, on a real port with a real SQLite file, through a
+// real headless Chromium. Locally the tests skip when no Chromium is installed; under CI
+// (CI=true) a missing browser is a failure.
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+const chromiumPath = "/usr/bin/chromium"
+
+var binPath string // built once in TestMain
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "rehearse-e2e-bin")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binPath = filepath.Join(dir, "rehearse")
+	build := exec.Command("go", "build", "-o", binPath, "../cmd/rehearse")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build rehearse:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// App is one running rehearse process.
+type App struct {
+	URL     string
+	DataDir string
+	cmd     *exec.Cmd
+}
+
+var listenRE = regexp.MustCompile(`Rehearse is running at (http://\S+)`)
+
+// StartApp runs the binary on 127.0.0.1:0 with a fresh data dir (or dataDir if given) and waits
+// until it prints its URL. extraArgs are appended to `rehearse serve`.
+func StartApp(t testing.TB, dataDir string, extraArgs ...string) *App {
+	t.Helper()
+	if dataDir == "" {
+		dataDir = t.TempDir()
+	}
+	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data", dataDir}, extraArgs...)
+	cmd := exec.Command(binPath, args...)
+	cmd.Env = append(os.Environ(), "REHEARSE_LOG_LEVEL=warn")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	app := &App{DataDir: dataDir, cmd: cmd}
+	t.Cleanup(app.Stop)
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if m := listenRE.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+			}
+		}
+	}()
+	select {
+	case app.URL = <-found:
+	case <-time.After(30 * time.Second):
+		t.Fatal("rehearse did not start within 30 s")
+	}
+	return app
+}
+
+// Stop ends the process with SIGTERM (graceful) and waits for it.
+func (a *App) Stop() {
+	if a.cmd.Process == nil || a.cmd.ProcessState != nil {
+		return
+	}
+	a.cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { a.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		a.cmd.Process.Kill()
+		<-done
+	}
+}
+
+// AddUser creates an account with the CLI, as an admin would.
+func AddUser(t testing.TB, dataDir, name, password string, admin bool) {
+	t.Helper()
+	args := []string{"user", "add", "--data", dataDir}
+	if admin {
+		args = append(args, "--admin")
+	}
+	args = append(args, name)
+	cmd := exec.Command(binPath, args...)
+	cmd.Stdin = strings.NewReader(password + "\n")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("user add: %v\n%s", err, out)
+	}
+}
+
+// Browser returns a chromedp context for a fresh headless Chromium with a phone or desktop
+// viewport. The test skips locally when Chromium is absent, and fails under CI.
+func Browser(t testing.TB) context.Context {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI: %s is missing; .ci/run must install Debian's chromium", chromiumPath)
+		}
+		t.Skipf("skipping browser test: %s not found (apt-get install chromium)", chromiumPath)
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.WindowSize(1200, 900),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	if err := chromedp.Do(ctx); err != nil { // starts the browser
+		t.Fatalf("start chromium: %v", err)
+	}
+	return ctx
+}
+
+// Login signs in through the login form.
+func Login(ctx context.Context, t testing.TB, base, name, password string) {
+	t.Helper()
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(base+"/login"),
+		chromedp.WaitVisible(chromedp.ID("username")),
+		chromedp.SendKeys(chromedp.ID("username"), name),
+		chromedp.SendKeys(chromedp.ID("password"), password),
+		chromedp.Click(chromedp.ID("login-submit")),
+		chromedp.WaitVisible(chromedp.ID("logout")),
+	)
+	if err != nil {
+		t.Fatalf("login as %s: %v", name, err)
+	}
+}
+
+// Eval evaluates a JavaScript expression and returns its value, failing the test on error.
+func Eval[T any](ctx context.Context, t testing.TB, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
+// Get fetches a URL without the browser (for quick status checks).
+func Get(t testing.TB, url string) *http.Response {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp
+}
