@@ -1,14 +1,398 @@
 package rebalance
 
-type kmember struct{}
+import (
+	"sort"
+	"strings"
+)
 
-type kip848 struct{ s *sim }
+// KIP-848 (group.protocol=consumer): the broker computes a target assignment whenever the group
+// epoch bumps; each member reconciles on its own heartbeats, revoking first; a partition is given
+// to its new owner only once the old owner has released it. There is no group-wide barrier.
 
-func newKIP848(s *sim) *kip848                         { return &kip848{s: s} }
-func (k *kip848) settled() bool                        { return true }
-func (k *kip848) memberStarted(m *member)              {}
-func (k *kip848) memberStopping(m *member, down int64) {}
-func (k *kip848) memberCrashed(m *member)              {}
-func (k *kip848) pollTimeout(m *member)                {}
-func (k *kip848) pollReturned(m *member)               {}
-func (k *kip848) configChanged(why string)             {}
+type kentry struct {
+	id      int32
+	m       *member
+	alive   bool
+	revive  int
+	removed bool
+	epoch   int
+	hbAt    int64
+	revokes bool // a revocation is in flight
+}
+
+type kround struct {
+	gen            int
+	triggers       []string
+	start          int64
+	revoked, added map[int32][]int32
+}
+
+type kip848 struct {
+	s        *sim
+	entries  []*kentry
+	epoch    int
+	target   []int32 // item -> entry id (-1)
+	targetOf map[int32][]int32
+	cur      *kround
+}
+
+func newKIP848(s *sim) *kip848 {
+	k := &kip848{s: s, targetOf: map[int32][]int32{}}
+	k.target = make([]int32, len(s.items))
+	fill(k.target, -1)
+	for _, n := range s.sc.Members {
+		k.newEntry(s.byName[n])
+	}
+	if len(k.entries) == 0 {
+		return k
+	}
+	k.epoch = 1
+	if s.sc.InitialAssignment != nil {
+		idx := map[string]int32{}
+		for i, n := range s.names {
+			idx[n] = int32(i)
+		}
+		for mn, its := range s.sc.InitialAssignment {
+			for _, n := range its {
+				k.target[idx[n]] = s.byName[mn].k.id
+			}
+		}
+	} else {
+		k.compute()
+	}
+	k.index()
+	for it, id := range k.target {
+		if id < 0 {
+			continue
+		}
+		m := k.entries[id].m
+		x := &s.items[it]
+		x.owner, x.lastOwner, x.state = m.idx, m.idx, stProcessing
+		s.notProcessing--
+		s.segs[it] = s.segs[it][:0]
+		s.nsegs--
+		s.recordSeg(int32(it))
+		m.held = append(m.held, int32(it))
+	}
+	for _, e := range k.entries {
+		e.epoch = 1
+	}
+	return k
+}
+
+func (k *kip848) newEntry(m *member) *kentry {
+	e := &kentry{id: int32(len(k.entries)), m: m, alive: true, hbAt: -1}
+	k.entries = append(k.entries, e)
+	m.k = e
+	return e
+}
+
+func (k *kip848) live() []*kentry {
+	var out []*kentry
+	for _, e := range k.entries {
+		if !e.removed {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// compute runs the server-side assignor over the members still in the group.
+func (k *kip848) compute() {
+	s := k.s
+	for len(k.target) < len(s.items) {
+		k.target = append(k.target, -1)
+	}
+	live := k.live()
+	sort.SliceStable(live, func(i, j int) bool { return live[i].m.name < live[j].m.name })
+	ids := make([]int32, len(live))
+	for i, e := range live {
+		ids[i] = e.id
+	}
+	out := make([]int32, len(s.items))
+	if s.sc.Assignor == "range" {
+		s.assignRange(ids, out)
+	} else {
+		s.assignSticky(ids, k.target, out)
+	}
+	k.target = out
+}
+
+func (k *kip848) index() {
+	clear(k.targetOf)
+	for it, id := range k.target {
+		if id >= 0 {
+			k.targetOf[id] = append(k.targetOf[id], int32(it))
+		}
+	}
+}
+
+func (k *kip848) settled() bool {
+	return k.cur == nil
+}
+
+// bump advances the group epoch and computes a new target; members learn on their next heartbeat.
+func (k *kip848) bump(why string, except *kentry) {
+	s := k.s
+	if k.cur != nil {
+		k.closeRound()
+	}
+	k.epoch++
+	k.compute()
+	k.index()
+	k.cur = &kround{gen: k.epoch, triggers: []string{why}, start: s.now, revoked: map[int32][]int32{}, added: map[int32][]int32{}}
+	for _, e := range k.live() {
+		if e.alive && e != except && e.m.k == e {
+			k.scheduleHB(e, s.nextTick(e.m, s.now+1))
+		}
+	}
+	k.check()
+}
+
+func (k *kip848) scheduleHB(e *kentry, at int64) {
+	if e.hbAt >= 0 && e.hbAt <= at {
+		return
+	}
+	e.hbAt = at
+	rev := e.revive
+	k.s.at(at, func() {
+		if e.hbAt != at || e.revive != rev || e.removed || !e.alive {
+			return
+		}
+		e.hbAt = -1
+		k.heartbeat(e)
+	})
+}
+
+// heartbeat is the moment a heartbeat response reaches the member: it revokes what it must give
+// up, starts what has been released to it, and asks again on its next heartbeat if not done.
+func (k *kip848) heartbeat(e *kentry) {
+	s := k.s
+	m := e.m
+	if m.k != e || !m.up {
+		return
+	}
+	done := true
+	var revoke []int32
+	for _, it := range s.heldList(m) {
+		if k.target[it] != e.id {
+			revoke = append(revoke, it)
+		}
+	}
+	if len(revoke) > 0 && !e.revokes {
+		e.revokes = true
+		if k.cur != nil {
+			k.cur.revoked[m.idx] = append(k.cur.revoked[m.idx], revoke...)
+		}
+		inc := m.inc
+		s.revokeItems(m, revoke, true, func() {
+			e.revokes = false
+			if m.inc == inc {
+				// The member acknowledges the revocation with a heartbeat at once.
+				s.after(s.cfg.rpc, func() { k.heartbeat(e) })
+			}
+		})
+	}
+	if len(revoke) > 0 || e.revokes {
+		done = false
+	}
+	var add []int32
+	for _, it := range k.targetOf[e.id] {
+		x := &s.items[it]
+		switch {
+		case x.owner == m.idx || !x.exists || x.deleted:
+		case x.owner < 0:
+			add = append(add, it)
+		default:
+			done = false // still held by its previous owner
+		}
+	}
+	if len(add) > 0 {
+		if k.cur != nil {
+			k.cur.added[m.idx] = append(k.cur.added[m.idx], add...)
+		}
+		s.startItems(m, add)
+	}
+	if done {
+		e.epoch = k.epoch
+	} else {
+		k.scheduleHB(e, s.nextTick(m, s.now+1))
+	}
+	k.check()
+}
+
+func (k *kip848) check() {
+	if k.cur == nil {
+		return
+	}
+	for _, e := range k.live() {
+		if e.alive && e.m.k == e && (e.epoch != k.epoch || e.revokes) {
+			return
+		}
+	}
+	k.closeRound()
+	k.s.checkStable()
+}
+
+func (k *kip848) closeRound() {
+	s := k.s
+	r := k.cur
+	k.cur = nil
+	assign := map[int32][]int32{}
+	for _, e := range k.live() {
+		assign[e.m.idx] = append(assign[e.m.idx], k.targetOf[e.id]...)
+	}
+	s.round(Round{Generation: r.gen, Trigger: strings.Join(r.triggers, "; "), StartMS: r.start, EndMS: s.now}, assign, r.revoked, r.added)
+	k.checkBalance()
+}
+
+func (k *kip848) checkBalance() {
+	s := k.s
+	live := k.live()
+	if len(live) == 0 {
+		return
+	}
+	lo, hi := -1, 0
+	for _, e := range live {
+		n := len(k.targetOf[e.id])
+		if lo < 0 || n < lo {
+			lo = n
+		}
+		hi = max(hi, n)
+	}
+	if s.sc.Assignor != "range" && hi-lo > 1 {
+		s.invariant("epoch %d: counts range from %d to %d (must differ by at most one)", k.epoch, lo, hi)
+	}
+	for it := range s.items {
+		if x := &s.items[it]; x.exists && !x.deleted && k.target[it] < 0 {
+			s.invariant("epoch %d: %s is in no member's target", k.epoch, s.names[it])
+			break
+		}
+	}
+}
+
+func (k *kip848) find(name string) *kentry {
+	for _, e := range k.entries {
+		if !e.removed && e.m.name == name {
+			return e
+		}
+	}
+	return nil
+}
+
+func (k *kip848) memberStarted(m *member) {
+	inc := m.inc
+	k.s.after(k.s.cfg.rpc, func() {
+		if m.inc == inc && m.up {
+			k.join(m, m.name+" joins")
+		}
+	})
+}
+
+// join is a heartbeat with epoch 0 (or a static member returning with its instance id).
+func (k *kip848) join(m *member, why string) {
+	s := k.s
+	m.phase = s.now % s.cfg.hb
+	if s.sc.StaticMembership {
+		if old := k.find(m.name); old != nil {
+			if !old.alive {
+				// Back within the session timeout: same target, no epoch bump.
+				old.alive = true
+				old.revive++
+				old.hbAt = -1
+				old.epoch = 0
+				m.k = old
+				k.heartbeat(old)
+				return
+			}
+			old.removed = true // fenced by the new instance
+		}
+	}
+	e := k.newEntry(m)
+	k.bump(why, e)
+	k.heartbeat(e)
+}
+
+func (k *kip848) remove(e *kentry, why string) {
+	if e.removed {
+		return
+	}
+	e.removed = true
+	if e.m.k == e {
+		e.m.k = nil
+		k.s.dropItems(e.m, -1)
+	}
+	k.s.unlabel(e.m, k.targetOf[e.id])
+	k.bump(why, nil)
+}
+
+// away stops an entry's heartbeats; it is removed after the session timeout unless revived.
+func (k *kip848) away(e *kentry) {
+	s := k.s
+	e.alive = false
+	e.revive++
+	rev := e.revive
+	s.at(s.lastTick(e.m, s.now)+s.cfg.rpc+s.cfg.session, func() {
+		if !e.removed && !e.alive && e.revive == rev {
+			k.remove(e, e.m.name+"'s session times out")
+		}
+	})
+	k.check()
+}
+
+func (k *kip848) memberStopping(m *member, down int64) {
+	s := k.s
+	e := m.k
+	inc := m.inc
+	s.revokeItems(m, s.heldList(m), false, func() {
+		if m.inc != inc {
+			return
+		}
+		m.up = false
+		m.inc++
+		m.k = nil
+		if e != nil && !e.removed {
+			if s.sc.StaticMembership {
+				k.away(e) // epoch -2: a temporary leave
+			} else {
+				s.after(s.cfg.rpc, func() { k.remove(e, m.name+" leaves (epoch -1)") })
+			}
+		}
+		s.restartAfter(m, down)
+	})
+}
+
+func (k *kip848) memberCrashed(m *member) {
+	if e := m.k; e != nil && !e.removed {
+		m.k = nil
+		k.away(e)
+	}
+}
+
+func (k *kip848) pollTimeout(m *member) {
+	e := m.k
+	if e == nil || e.removed {
+		return
+	}
+	m.k = nil
+	if k.s.sc.StaticMembership {
+		k.away(e)
+		return
+	}
+	k.s.after(k.s.cfg.rpc, func() { k.remove(e, m.name+" exceeds max.poll.interval.ms and leaves") })
+}
+
+func (k *kip848) pollReturned(m *member) {
+	inc := m.inc
+	k.s.after(k.s.cfg.rpc, func() {
+		if m.inc == inc && m.up && m.k == nil {
+			k.join(m, m.name+" rejoins after its slow poll")
+		}
+	})
+}
+
+func (k *kip848) configChanged(why string) {
+	if len(k.live()) > 0 {
+		k.bump(why, nil)
+	}
+}

@@ -59,8 +59,8 @@ type member struct {
 	phase         int64
 	held          []int32 // items claimed, lazily compacted
 	pollBusyUntil int64
-	entry         *entry // classic: the coordinator's entry for this process
-	k             *kmember
+	entry         *entry  // classic: the coordinator's entry for this process
+	k             *kentry // KIP-848: the current member id
 }
 
 type event struct {
