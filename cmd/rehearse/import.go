@@ -3,9 +3,95 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/rehearse/rehearse/internal/deck"
 )
 
-// cmdImport is owned by the import work stream; this placeholder is replaced there.
+// cmdImport converts plain-text cards to markdown cards. Problems in an input (missing sections,
+// lines it cannot place) are reported but still produce a card with TODOs; only an unreadable
+// input or an unwritable output makes the exit status 1.
 func cmdImport(ctx context.Context, args []string, getenv func(string) string, io stdio) error {
-	return errors.New("import: not built yet")
+	fl := flag.NewFlagSet("import", flag.ContinueOnError)
+	fl.SetOutput(io.err)
+	outDir := fl.String("o", "", "write each card to `DIR`/<id>.md (never overwriting) instead of stdout")
+	fl.Usage = func() {
+		fmt.Fprintln(io.err, "usage: rehearse import [-o DIR] FILE...")
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return exitError{2}
+	}
+	if fl.NArg() == 0 {
+		fl.Usage()
+		return exitError{2}
+	}
+	if *outDir != "" {
+		if err := os.MkdirAll(*outDir, 0o755); err != nil {
+			fmt.Fprintf(io.err, "import: %v\n", err)
+			return exitError{1}
+		}
+	}
+
+	failed := false
+	used := map[string]bool{} // ids written in this run, so two inputs never share a file
+	for _, file := range fl.Args() {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			fmt.Fprintf(io.err, "import: %v\n", err)
+			failed = true
+			continue
+		}
+		md, id, problems := deck.Import(file, src)
+		for _, p := range problems {
+			fmt.Fprintln(io.err, p.Error())
+		}
+		name := id
+		for n := 2; used[name]; n++ {
+			name = fmt.Sprintf("%s-%d", id, n)
+		}
+		used[name] = true
+		if name != id {
+			// The id in the front matter must match, or check would report a duplicate.
+			md = []byte(strings.Replace(string(md), "id: "+id+"\n", "id: "+name+"\n", 1))
+		}
+		if *outDir == "" {
+			if fl.NArg() > 1 {
+				fmt.Fprintf(io.out, "==> %s.md (from %s) <==\n", name, file)
+			}
+			_, _ = io.out.Write(md)
+			continue
+		}
+		path := filepath.Join(*outDir, name+".md")
+		if err := writeNew(path, md); err != nil {
+			fmt.Fprintf(io.err, "import: %v\n", err)
+			failed = true
+			continue
+		}
+		fmt.Fprintf(io.out, "%s -> %s\n", file, path)
+	}
+	if failed {
+		return exitError{1}
+	}
+	return nil
+}
+
+// writeNew writes a file that must not exist yet, so an import never clobbers an edited card.
+func writeNew(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
