@@ -102,7 +102,7 @@ func Decode(r io.Reader, lim Limits) (Scenario, error) {
 func jsonFieldError(err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
-		return ferr(te.Field, "must be a %s, not %s", te.Type.String(), te.Value)
+		return ferr(te.Field, "must be of type %s, not %s", te.Type.String(), te.Value)
 	}
 	msg := err.Error()
 	if i := strings.Index(msg, "unknown field "); i >= 0 {
