@@ -22,6 +22,7 @@ func TestFoundationFlow(t *testing.T) {
 	if loc := Eval[string](ctx, t, `location.pathname`); loc != "/setup" {
 		t.Fatalf("fresh instance opened %s, want the setup page", loc)
 	}
+	CheckA11y(ctx, t, "setup page")
 	// A mismatched repeat re-renders the form with a message; nothing is lost.
 	if err := chromedp.Do(ctx,
 		chromedp.SendKeys(chromedp.ID("username"), "ada"),
@@ -51,7 +52,9 @@ func TestFoundationFlow(t *testing.T) {
 	); err != nil {
 		t.Fatalf("logout: %v", err)
 	}
+	CheckA11y(ctx, t, "home page (signed out)")
 	Login(ctx, t, app.URL, "ada", "analytical-engine")
+	CheckA11y(ctx, t, "home page")
 
 	// Open a topic, then a card from it; switch tiers; expand a follow-up.
 	if err := chromedp.Do(ctx,
@@ -66,6 +69,7 @@ func TestFoundationFlow(t *testing.T) {
 	if q := Eval[string](ctx, t, `document.getElementById('question').textContent`); q == "" {
 		t.Fatal("card page has no question")
 	}
+	CheckA11y(ctx, t, "card page")
 	visible := `(id) => document.getElementById(id).offsetParent !== null`
 	if !Eval[bool](ctx, t, `(`+visible+`)('basics')`) || Eval[bool](ctx, t, `(`+visible+`)('solid')`) {
 		t.Fatal("basics tier should show first, solid hidden")
@@ -97,6 +101,7 @@ func TestFoundationFlow(t *testing.T) {
 	); err != nil {
 		t.Fatalf("search: %v", err)
 	}
+	CheckA11y(ctx, t, "search results")
 	if n := Eval[int](ctx, t, `document.querySelectorAll('#results li').length`); n == 0 {
 		t.Fatal("search for 'cooperative' found nothing")
 	}
