@@ -308,6 +308,9 @@ func (k *kip848) join(m *member, why string) {
 			old.removed = true // fenced by the new instance
 		}
 	}
+	if k.cur != nil {
+		k.closeRound() // superseded: recorded before the membership changes
+	}
 	e := k.newEntry(m)
 	k.bump(why, e)
 	k.heartbeat(e)
@@ -316,6 +319,9 @@ func (k *kip848) join(m *member, why string) {
 func (k *kip848) remove(e *kentry, why string) {
 	if e.removed {
 		return
+	}
+	if k.cur != nil {
+		k.closeRound()
 	}
 	e.removed = true
 	if e.m.k == e {
