@@ -20,6 +20,7 @@ const (
 // entry is a member id the coordinator knows. A dynamic member that crashes leaves its entry
 // behind (a ghost) until the session times out, while the restarted process joins afresh.
 type entry struct {
+	id       int32 // assignments refer to entries, since a name can have a ghost and a live entry
 	m        *member
 	alive    bool // the process behind it still heartbeats
 	revive   int
@@ -39,6 +40,7 @@ type classic struct {
 	s         *sim
 	state     gstate
 	entries   []*entry
+	all       []*entry // every entry ever, by id
 	gen       int
 	round     int
 	delaying  bool
@@ -70,10 +72,7 @@ func newClassic(s *sim) *classic {
 	var ws []int32
 	for _, n := range s.sc.Members {
 		m := s.byName[n]
-		e := &entry{m: m, alive: true}
-		m.entry = e
-		c.entries = append(c.entries, e)
-		ws = append(ws, m.idx)
+		ws = append(ws, c.newEntry(m).id)
 	}
 	if len(ws) == 0 {
 		return c
@@ -86,17 +85,18 @@ func newClassic(s *sim) *classic {
 		}
 		for mn, its := range s.sc.InitialAssignment {
 			for _, n := range its {
-				c.assign[idx[n]] = s.byName[mn].idx
+				c.assign[idx[n]] = s.byName[mn].entry.id
 			}
 		}
 	} else {
 		sorted := append([]int32(nil), ws...)
-		sort.Slice(sorted, func(i, j int) bool { return s.members[sorted[i]].name < s.members[sorted[j]].name })
+		sort.Slice(sorted, func(i, j int) bool { return c.all[sorted[i]].m.name < c.all[sorted[j]].m.name })
 		c.compute(sorted, c.assign, c.assign)
 	}
 	copy(c.prev, c.assign)
-	for it, m := range c.assign {
-		if m >= 0 {
+	for it, id := range c.assign {
+		if id >= 0 {
+			m := c.all[id].m.idx
 			x := &s.items[it]
 			x.owner, x.lastOwner, x.state = m, m, stProcessing
 			s.notProcessing--
@@ -110,6 +110,14 @@ func newClassic(s *sim) *classic {
 		e.assigned = append([]int32(nil), e.m.held...)
 	}
 	return c
+}
+
+func (c *classic) newEntry(m *member) *entry {
+	e := &entry{id: int32(len(c.all)), m: m, alive: true}
+	m.entry = e
+	c.all = append(c.all, e)
+	c.entries = append(c.entries, e)
+	return e
 }
 
 // compute runs the eager-style assignor for the scenario over ws (sorted by name).
@@ -180,7 +188,8 @@ func (c *classic) memberStopping(m *member, down int64) {
 		if m.inc != inc {
 			return
 		}
-		m.up = false
+		s.dropItems(m, -1) // anything that arrived while shutting down is never started
+		m.up, m.stopping = false, false
 		m.inc++
 		m.entry = nil
 		if e != nil && !e.removed {
@@ -288,12 +297,10 @@ func (c *classic) join(m *member, why string) {
 				// A second instance with the same id fences the old one.
 				c.fence(old)
 			}
-			e = &entry{m: m, alive: true}
-			m.entry = e
 			if c.state == gEmpty || len(c.live()) == 0 {
 				c.state = gEmpty
 			}
-			c.entries = append(c.entries, e)
+			e = c.newEntry(m)
 			if c.state == gPreparing && c.delaying {
 				c.newJoiner = true
 			}
@@ -491,7 +498,7 @@ func (c *classic) completeJoin(live []*entry) {
 	sort.Slice(ws, func(i, j int) bool { return ws[i].m.name < ws[j].m.name })
 	ids := make([]int32, len(ws))
 	for i, e := range ws {
-		ids[i] = e.m.idx
+		ids[i] = e.id
 	}
 	c.gen++
 	newA := map[*entry][]int32{}
@@ -523,7 +530,7 @@ func (c *classic) completeJoin(live []*entry) {
 			for _, e := range ws {
 				for _, it := range e.owned {
 					if prev[it] == -1 {
-						prev[it] = e.m.idx
+						prev[it] = e.id
 					} else {
 						prev[it] = -2 // claimed twice in one generation: neither claim counts
 					}
@@ -533,7 +540,7 @@ func (c *classic) completeJoin(live []*entry) {
 		c.compute(ids, prev, out)
 		byID := map[int32]*entry{}
 		for _, e := range ws {
-			byID[e.m.idx] = e
+			byID[e.id] = e
 		}
 		for it, m := range out {
 			if m < 0 {
@@ -550,7 +557,7 @@ func (c *classic) completeJoin(live []*entry) {
 	fill(c.assign, -1)
 	for e, its := range newA {
 		for _, it := range its {
-			c.assign[it] = e.m.idx
+			c.assign[it] = e.id
 		}
 	}
 	c.state = gCompleting
@@ -687,14 +694,14 @@ func (c *classic) connectIncremental(ws []*entry) (newA, revoke map[*entry][]int
 	fill(active, -1)
 	byID := map[int32]*entry{}
 	for _, e := range ws {
-		byID[e.m.idx] = e
+		byID[e.id] = e
 		for _, it := range e.owned {
 			x := &s.items[it]
 			if !x.exists || x.deleted {
 				revoke[e] = append(revoke[e], it)
 				continue
 			}
-			active[it] = e.m.idx
+			active[it] = e.id
 			newA[e] = append(newA[e], it)
 		}
 	}
@@ -726,7 +733,7 @@ func (c *classic) connectIncremental(ws []*entry) (newA, revoke map[*entry][]int
 	case c.scheduled > 0 && now >= c.scheduled:
 		var cands []*entry
 		for _, e := range ws {
-			if c.candidates[e.m.idx] {
+			if c.candidates[e.id] {
 				cands = append(cands, e)
 			}
 		}
@@ -749,7 +756,7 @@ func (c *classic) connectIncremental(ws []*entry) (newA, revoke map[*entry][]int
 	default:
 		for _, e := range ws {
 			if len(newA[e]) == 0 {
-				c.candidates[e.m.idx] = true
+				c.candidates[e.id] = true
 			}
 		}
 		if c.scheduled == 0 || now >= c.scheduled {
@@ -869,7 +876,7 @@ func (c *classic) connectIncremental(ws []*entry) (newA, revoke map[*entry][]int
 	}
 	for e, its := range newA {
 		for _, it := range its {
-			c.prev[it] = e.m.idx
+			c.prev[it] = e.id
 		}
 	}
 	for e, its := range newA {

@@ -263,7 +263,7 @@ func (k *kip848) checkBalance() {
 	if s.sc.Assignor != "range" && hi-lo > 1 {
 		s.invariant("epoch %d: counts range from %d to %d (must differ by at most one)", k.epoch, lo, hi)
 	}
-	for it := range s.items {
+	for it := range k.target { // items created since this epoch are not in its target yet
 		if x := &s.items[it]; x.exists && !x.deleted && k.target[it] < 0 {
 			s.invariant("epoch %d: %s is in no member's target", k.epoch, s.names[it])
 			break
@@ -354,7 +354,8 @@ func (k *kip848) memberStopping(m *member, down int64) {
 		if m.inc != inc {
 			return
 		}
-		m.up = false
+		s.dropItems(m, -1) // anything that arrived while shutting down is never started
+		m.up, m.stopping = false, false
 		m.inc++
 		m.k = nil
 		if e != nil && !e.removed {

@@ -33,6 +33,7 @@ type item struct {
 	revoked    bool // the last stop was a revocation (for wasted moves)
 	since      int64
 	born, died int64
+	lived      int64 // existence before the last revival (tasks can be removed and re-added)
 	pauseStart int64
 	lastOwner  int32
 	group      int32 // topic or connector index
@@ -55,6 +56,7 @@ type member struct {
 	idx           int32
 	name          string
 	up            bool
+	stopping      bool // shutting down: takes no new work
 	inc           int // incarnation: events scheduled for an older process are ignored
 	phase         int64
 	held          []int32 // items claimed, lazily compacted
@@ -127,7 +129,7 @@ func Run(ctx context.Context, sc Scenario, lim Limits) (res *Result, err error) 
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			res, err = nil, fmt.Errorf("simulation failed: %v", r)
+			res, err = nil, fmt.Errorf("simulation failed (internal error): %v", r)
 		}
 	}()
 	s := newSim(sc)
@@ -291,7 +293,7 @@ func (s *sim) revive(it int32) {
 		x.deleted = false
 		return
 	}
-	x.exists, x.deleted, x.died = true, false, -1
+	x.exists, x.deleted, x.died, x.born = true, false, -1, s.now
 	x.pauseStart, x.since = s.now, s.now
 	x.state, x.owner, x.label = stUnowned, -1, -1
 	s.notProcessing++
@@ -309,6 +311,7 @@ func (s *sim) kill(it int32) {
 		s.notProcessing--
 	}
 	x.exists, x.died, x.owner = false, s.now, -1
+	x.lived += s.now - x.born
 	s.appendSeg(it, seg{from: s.now, state: 255})
 }
 
@@ -386,7 +389,7 @@ func (s *sim) heldList(m *member) []int32 {
 
 // startItems gives items to m: starting for start_ms, then processing.
 func (s *sim) startItems(m *member, its []int32) {
-	if len(its) == 0 {
+	if len(its) == 0 || !m.up || m.stopping {
 		return
 	}
 	t0, inc := s.now, m.inc
@@ -572,13 +575,13 @@ func (s *sim) finish() *Result {
 	var total int64
 	for i := range s.items {
 		x := &s.items[i]
-		until := end
-		if !x.exists {
-			until = x.died
-		} else if x.state != stProcessing {
-			s.addPause(end - x.pauseStart)
+		total += x.lived
+		if x.exists {
+			total += end - x.born
+			if x.state != stProcessing {
+				s.addPause(end - x.pauseStart)
+			}
 		}
-		total += until - x.born
 	}
 	m := &r.Metrics
 	m.Rebalances = len(r.Rounds)
@@ -725,7 +728,7 @@ func (s *sim) startMember(m *member) {
 	if m.up {
 		return
 	}
-	m.up, m.pollBusyUntil = true, 0
+	m.up, m.stopping, m.pollBusyUntil = true, false, 0
 	m.inc++
 	if s.classic != nil {
 		s.classic.memberStarted(m)
@@ -736,9 +739,10 @@ func (s *sim) startMember(m *member) {
 
 // stopMember shuts m down gracefully (commit, callback; LeaveGroup unless static).
 func (s *sim) stopMember(m *member, graceful bool, down int64) {
-	if !m.up {
+	if !m.up || m.stopping {
 		return
 	}
+	m.stopping = true
 	if s.classic != nil {
 		s.classic.memberStopping(m, down)
 	} else {
