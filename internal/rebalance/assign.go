@@ -1,6 +1,9 @@
 package rebalance
 
-import "sort"
+import (
+	"container/heap"
+	"sort"
+)
 
 // Assignors work on member indices (ws, sorted by name) and return an owner per item
 // (-1 = unassigned) in out, which must have len(s.items). Only existing items are assigned.
@@ -60,9 +63,11 @@ func (s *sim) assignRoundRobin(ws []int32, out []int32) {
 	}
 }
 
-// assignSticky balances counts (within one) and keeps as many previous owners (prev) as it can.
-// It balances each topic on its own, handing each topic's extra partitions to the members with
-// the fewest partitions so far, so per-topic and total counts both stay within one.
+// assignSticky balances total counts (within one) and keeps as many previous owners (prev) as
+// possible: the extra partitions go to the members that own most, each member keeps up to its
+// quota, and the rest is dealt to members under quota. Ties are broken towards per-topic
+// balance: a member keeps its partitions alternating between topics, and a free partition goes
+// to the member with room holding the fewest of that topic.
 func (s *sim) assignSticky(ws []int32, prev []int32, out []int32) {
 	fill(out, -1)
 	n := len(ws)
@@ -73,44 +78,55 @@ func (s *sim) assignSticky(ws []int32, prev []int32, out []int32) {
 	for i, m := range ws {
 		pos[m] = i
 	}
-	total := make([]int, n)
-	owned := make([]int, n)
-	target := make([]int, n)
-	kept := make([]int, n)
-	order := make([]int, n)
+	owned := make([][]int32, n)
+	var free []int32
+	total := 0
 	for g := range s.groups {
-		parts := s.liveItems(g)
-		for i := range owned {
-			owned[i], kept[i], order[i] = 0, 0, i
-		}
-		for _, it := range parts {
+		for _, it := range s.liveItems(g) {
+			total++
 			if p, ok := pos[prev[it]]; ok && prev[it] >= 0 {
-				owned[p]++
+				owned[p] = append(owned[p], it)
+			} else {
+				free = append(free, it)
 			}
 		}
-		q, extra := len(parts)/n, len(parts)%n
-		sort.SliceStable(order, func(a, b int) bool {
-			x, y := order[a], order[b]
-			if total[x] != total[y] {
-				return total[x] < total[y]
-			}
-			return owned[x] > owned[y]
-		})
-		for r, i := range order {
-			target[i] = q
-			if r < extra {
-				target[i]++
+	}
+	q, extra := total/n, total%n
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return len(owned[order[a]]) > len(owned[order[b]]) })
+	target := make([]int, n)
+	for r, i := range order {
+		target[i] = q
+		if r < extra {
+			target[i]++
+		}
+	}
+	G := len(s.groups)
+	perTopic := n*G <= 4_000_000
+	var cnt []int32 // member i, group g -> kept count at i*G+g
+	if perTopic {
+		cnt = make([]int32, n*G)
+	}
+	kept := make([]int, n)
+	for i, its := range owned {
+		keep := s.keepAlternating(its, target[i])
+		for _, it := range its {
+			if keep[it] {
+				out[it] = ws[i]
+				kept[i]++
+				if perTopic {
+					cnt[i*G+int(s.items[it].group)]++
+				}
+			} else {
+				free = append(free, it)
 			}
 		}
-		var free []int32
-		for _, it := range parts {
-			if p, ok := pos[prev[it]]; ok && prev[it] >= 0 && kept[p] < target[p] {
-				out[it] = ws[p]
-				kept[p]++
-				continue
-			}
-			free = append(free, it)
-		}
+	}
+	sort.Slice(free, func(a, b int) bool { return s.less(free[a], free[b]) })
+	if !perTopic {
 		i := 0
 		for _, it := range free {
 			for kept[i%n] >= target[i%n] {
@@ -119,10 +135,85 @@ func (s *sim) assignSticky(ws []int32, prev []int32, out []int32) {
 			out[it] = ws[i%n]
 			kept[i%n]++
 		}
-		for i := range total {
-			total[i] += target[i]
+		return
+	}
+	for lo := 0; lo < len(free); {
+		g := int(s.items[free[lo]].group)
+		hi := lo
+		for hi < len(free) && int(s.items[free[hi]].group) == g {
+			hi++
+		}
+		h := &roomHeap{cnt: cnt, g: g, G: G}
+		for i := range n {
+			if kept[i] < target[i] {
+				h.idx = append(h.idx, i)
+			}
+		}
+		heap.Init(h)
+		for _, it := range free[lo:hi] {
+			i := h.idx[0]
+			out[it] = ws[i]
+			kept[i]++
+			cnt[i*G+g]++
+			if kept[i] >= target[i] {
+				heap.Pop(h)
+			} else {
+				heap.Fix(h, 0)
+			}
+		}
+		lo = hi
+	}
+}
+
+// keepAlternating picks up to k of its (sorted by group, part), one group at a time in turn.
+func (s *sim) keepAlternating(its []int32, k int) map[int32]bool {
+	keep := make(map[int32]bool, min(k, len(its)))
+	if k >= len(its) {
+		for _, it := range its {
+			keep[it] = true
+		}
+		return keep
+	}
+	var runs [][]int32
+	for lo := 0; lo < len(its); {
+		hi := lo
+		for hi < len(its) && s.items[its[hi]].group == s.items[its[lo]].group {
+			hi++
+		}
+		runs = append(runs, its[lo:hi])
+		lo = hi
+	}
+	for depth := 0; len(keep) < k; depth++ {
+		for _, r := range runs {
+			if depth < len(r) && len(keep) < k {
+				keep[r[depth]] = true
+			}
 		}
 	}
+	return keep
+}
+
+// roomHeap orders members with room by how many partitions of group g they hold, then index.
+type roomHeap struct {
+	idx  []int
+	cnt  []int32
+	g, G int
+}
+
+func (h roomHeap) Len() int { return len(h.idx) }
+func (h roomHeap) Less(a, b int) bool {
+	x, y := h.cnt[h.idx[a]*h.G+h.g], h.cnt[h.idx[b]*h.G+h.g]
+	if x != y {
+		return x < y
+	}
+	return h.idx[a] < h.idx[b]
+}
+func (h roomHeap) Swap(a, b int) { h.idx[a], h.idx[b] = h.idx[b], h.idx[a] }
+func (h *roomHeap) Push(x any)   { h.idx = append(h.idx, x.(int)) }
+func (h *roomHeap) Pop() any {
+	v := h.idx[len(h.idx)-1]
+	h.idx = h.idx[:len(h.idx)-1]
+	return v
 }
 
 // assignConnectEager is Connect's V0 assignment: connectors round-robin over the sorted workers,

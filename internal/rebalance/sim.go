@@ -57,7 +57,7 @@ type member struct {
 	name          string
 	up            bool
 	stopping      bool // shutting down: takes no new work
-	inc           int // incarnation: events scheduled for an older process are ignored
+	inc           int  // incarnation: events scheduled for an older process are ignored
 	phase         int64
 	held          []int32 // items claimed, lazily compacted
 	pollBusyUntil int64
