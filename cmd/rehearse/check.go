@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 
 	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/rebalance"
+	"github.com/rehearse/rehearse/internal/server"
 )
 
 // cmdCheck validates a deck and prints every problem, one per line, as DIR/file:line: message.
@@ -56,6 +58,21 @@ func cmdCheck(ctx context.Context, args []string, getenv func(string) string, io
 }
 
 // loadDeck loads and validates a deck; the one place that decides which checks a deck gets.
+// Every card's simulation must name a known preset, variants that fit it and valid overrides,
+// and each variant must run within the web's CPU budget, since the card page runs it.
 func loadDeck(fsys fs.FS) (*deck.Deck, error) {
-	return deck.Load(fsys, deck.Options{})
+	return deck.Load(fsys, deck.Options{CheckSim: func(sim *deck.Simulation) error {
+		scs, err := server.CardScenarios(sim)
+		if err != nil {
+			return err
+		}
+		lim := rebalance.CLILimits
+		lim.CPUBudget = rebalance.WebLimits.CPUBudget
+		for i, sc := range scs {
+			if _, err := rebalance.Run(context.Background(), sc, lim); err != nil {
+				return fmt.Errorf("compare[%d] (%s): %w", i, sc.Protocol, err)
+			}
+		}
+		return nil
+	}})
 }

@@ -1,24 +1,296 @@
 package server
 
 import (
+	"bytes"
+	"container/list"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
 	"net/http"
+	"sync"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/rebalance"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
-// Simulation feature (placeholder until it lands).
+// Simulation feature: the card figure, the lab (/sim) and the JSON API (/api/sim).
 
-type simState struct{}
+const (
+	simCacheSize   = 128              // results kept; a card needs one per variant
+	simCacheWeight = 1_000_000        // segments kept in all, so a few huge runs cannot hog memory
+	simRunTimeout  = 5 * time.Second  // wall-clock cap per request, on top of the CPU budget
+	simMaxParallel = 2                // concurrent runs (the engine is CPU-bound)
+	simAPIMaxBody  = 256 << 10        // a scenario is small; anything bigger is refused with 413
+	simWaitForSlot = 10 * time.Second // how long a request queues for a run slot
+)
 
-func (s *Server) initSim() {}
+// cardLimits are the CLI's sizes (cards are trusted content) with the web's CPU budget.
+var cardLimits = func() rebalance.Limits {
+	l := rebalance.CLILimits
+	l.CPUBudget = rebalance.WebLimits.CPUBudget
+	return l
+}()
 
-func (s *Server) simRoutes(r chi.Router) {}
+type simState struct {
+	cache *simCache
+	slots chan struct{}
+}
+
+func (s *Server) initSim() {
+	s.sim = simState{cache: newSimCache(simCacheSize, simCacheWeight), slots: make(chan struct{}, simMaxParallel)}
+}
+
+func (s *Server) simRoutes(r chi.Router) {
+	r.Get("/sim", s.simLab)
+	r.Post("/api/sim", s.simAPI)
+}
+
+// errSimBusy and errSimBudget carry messages safe to show.
+var (
+	errSimBusy   = errStatus(http.StatusServiceUnavailable, "The simulator is busy; try again in a moment.")
+	errSimBudget = errStatus(http.StatusUnprocessableEntity, "This simulation needs more computing time than the web app allows. Shorten the duration or use fewer members, partitions or events, or run it with `rehearse sim`.")
+)
+
+// runSim returns the cached result for a scenario or runs it within the limits. Only
+// successful results are cached: a budget failure may depend on load.
+func (s *Server) runSim(ctx context.Context, sc rebalance.Scenario, lim rebalance.Limits) (*rebalance.Result, error) {
+	key, err := json.Marshal(sc.WithDefaults()) // maps marshal sorted: a canonical key
+	if err != nil {
+		return nil, err
+	}
+	if res, ok := s.sim.cache.get(string(key)); ok {
+		return res, nil
+	}
+	select {
+	case s.sim.slots <- struct{}{}:
+		defer func() { <-s.sim.slots }()
+	case <-time.After(simWaitForSlot):
+		return nil, errSimBusy
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	ctx, cancel := context.WithTimeout(ctx, simRunTimeout)
+	defer cancel()
+	res, err := rebalance.Run(ctx, sc, lim)
+	if errors.Is(err, rebalance.ErrBudget) {
+		if ctx.Err() == context.Canceled {
+			return nil, context.Canceled
+		}
+		return nil, errSimBudget
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.sim.cache.put(string(key), res)
+	return res, nil
+}
+
+// compare runs one scenario per variant and builds the side-by-side view.
+func (s *Server) compare(ctx context.Context, labels []string, scs []rebalance.Scenario, lim rebalance.Limits) (views.SimComparison, error) {
+	var c views.SimComparison
+	for i, sc := range scs {
+		res, err := s.runSim(ctx, sc, lim)
+		if err != nil {
+			return c, err
+		}
+		v := views.SimVariant{Label: labels[i], Result: res, Timeline: views.LayoutTimeline(labels[i], res), Narration: rebalance.Narrate(res)}
+		c.Variants = append(c.Variants, v)
+		if res.Truncated {
+			c.Notes = append(c.Notes, fmt.Sprintf("%s: the run was too large to record in full; the timeline stops at %s (metrics are exact).", labels[i], views.Secs(res.TruncatedAtMS)))
+		}
+	}
+	return c, nil
+}
 
 // cardSimulation renders the simulation that illustrates a card.
-func (s *Server) cardSimulation(r *http.Request, c *deck.Card) (views.Slot, error) { return nil, nil }
+func (s *Server) cardSimulation(r *http.Request, c *deck.Card) (views.Slot, error) {
+	if c.Sim == nil {
+		return nil, nil
+	}
+	scs, err := CardScenarios(c.Sim)
+	if err != nil {
+		// The deck check rejects these at load; reaching here means a deck loaded without it.
+		return nil, fmt.Errorf("card %s: simulation: %w", c.ID, err)
+	}
+	labels := variantLabels(c.Sim.Compare, scs)
+	cmp, err := s.compare(r.Context(), labels, scs, cardLimits)
+	if err != nil {
+		return nil, err
+	}
+	cmp.Caption = c.Sim.Caption
+	return views.SimFigure(cmp), nil
+}
 
-// cardScripts lists extra scripts the card page needs.
+// CardScenarios builds a card simulation's scenarios, one per compare label. It accepts one
+// shorthand on top of the engine's overrides: "members" as a count, expanded to the preset's
+// naming (m1…mN for consumers, w1…wN for Connect workers), as `rehearse sim --members` does.
+func CardScenarios(sim *deck.Simulation) ([]rebalance.Scenario, error) {
+	over := sim.Overrides
+	if n, ok := count(over["members"]); ok {
+		base, found := rebalance.Preset(sim.Preset)
+		if !found {
+			return nil, fmt.Errorf("unknown preset %q", sim.Preset)
+		}
+		if n < 0 || n > rebalance.CLILimits.MaxMembers {
+			return nil, fmt.Errorf("overrides.members: must be between 0 and %d", rebalance.CLILimits.MaxMembers)
+		}
+		prefix := "m"
+		if base.Kind == "connect" {
+			prefix = "w"
+		}
+		names := make([]string, n)
+		for i := range names {
+			names[i] = fmt.Sprintf("%s%d", prefix, i+1)
+		}
+		over = maps.Clone(over)
+		over["members"] = names
+	}
+	return rebalance.CardScenarios(sim.Preset, sim.Compare, over)
+}
+
+// count reads a whole number decoded from YAML or JSON.
+func count(v any) (int, bool) {
+	switch n := v.(type) {
+	case int:
+		return n, true
+	case int64:
+		return int(n), true
+	case uint64:
+		return int(min(n, math.MaxInt32)), true
+	case float64:
+		if n == math.Trunc(n) && math.Abs(n) < math.MaxInt32 {
+			return int(n), true
+		}
+	}
+	return 0, false
+}
+
+// variantLabels names each variant: the card's compare labels, or the scenario's own protocol.
+func variantLabels(compare []string, scs []rebalance.Scenario) []string {
+	if len(compare) == len(scs) {
+		return compare
+	}
+	out := make([]string, len(scs))
+	for i, sc := range scs {
+		out[i] = sc.Protocol
+		if sc.StaticMembership {
+			out[i] += "+static"
+		}
+	}
+	return out
+}
+
+// cardScripts lists extra scripts the card page needs: none, the figure is static SVG.
 func (s *Server) cardScripts() []string { return nil }
+
+// simAPI runs a JSON scenario, the same contract as `rehearse sim`.
+func (s *Server) simAPI(w http.ResponseWriter, r *http.Request) {
+	body := http.MaxBytesReader(w, r.Body, simAPIMaxBody)
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(body); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": fmt.Sprintf("the scenario is larger than %d KiB", simAPIMaxBody>>10)})
+			return
+		}
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "could not read the request body"})
+		return
+	}
+	sc, err := rebalance.Decode(&buf, rebalance.WebLimits)
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, fieldJSON(err))
+		return
+	}
+	res, err := s.runSim(r.Context(), sc, rebalance.WebLimits)
+	if err != nil {
+		var he *httpError
+		if errors.As(err, &he) {
+			writeJSON(w, he.status, map[string]string{"error": he.msg})
+			return
+		}
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// fieldJSON is the API's error body: the message, and the field when the engine named one.
+func fieldJSON(err error) map[string]string {
+	var fe *rebalance.FieldError
+	if errors.As(err, &fe) {
+		return map[string]string{"error": fe.Error(), "field": fe.Field}
+	}
+	return map[string]string{"error": err.Error()}
+}
+
+// simCache is a bounded LRU of results keyed by the scenario's canonical JSON. Results are
+// shared read-only between requests.
+type simCache struct {
+	mu                sync.Mutex
+	max, maxW, weight int
+	ll                *list.List
+	m                 map[string]*list.Element
+}
+
+type simEntry struct {
+	key    string
+	res    *rebalance.Result
+	weight int
+}
+
+func newSimCache(max, maxWeight int) *simCache {
+	return &simCache{max: max, maxW: maxWeight, ll: list.New(), m: map[string]*list.Element{}}
+}
+
+// resultWeight approximates a result's memory by what it holds most of: segments and rounds.
+func resultWeight(r *rebalance.Result) int {
+	w := len(r.Rounds) + len(r.Items)
+	for _, t := range r.Timeline {
+		w += len(t.Segments)
+	}
+	return w
+}
+
+func (c *simCache) get(key string) (*rebalance.Result, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.m[key]; ok {
+		c.ll.MoveToFront(e)
+		return e.Value.(*simEntry).res, true
+	}
+	return nil, false
+}
+
+func (c *simCache) put(key string, res *rebalance.Result) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[key]; ok {
+		return // same scenario, same result
+	}
+	w := resultWeight(res)
+	if w > c.maxW {
+		return
+	}
+	c.m[key] = c.ll.PushFront(&simEntry{key, res, w})
+	c.weight += w
+	for c.ll.Len() > c.max || c.weight > c.maxW {
+		old := c.ll.Back()
+		c.ll.Remove(old)
+		e := old.Value.(*simEntry)
+		delete(c.m, e.key)
+		c.weight -= e.weight
+	}
+}
+
+func (c *simCache) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ll.Len()
+}

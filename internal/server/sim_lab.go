@@ -1,0 +1,367 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/rehearse/rehearse/internal/rebalance"
+	"github.com/rehearse/rehearse/internal/views"
+)
+
+const (
+	labEventRows    = 5
+	labDefault      = "consumer-join"
+	labMaxConnector = 50
+)
+
+// simLab serves the lab. Without a submitted form it loads a preset (the default one when
+// none is named); a submitted form is parsed, validated and run. It is GET throughout, so the
+// URL carries the scenario.
+func (s *Server) simLab(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	v := views.SimLabPage{Presets: rebalance.Presets(), Preset: q.Get("preset")}
+	var form views.SimForm
+	if q.Has("kind") {
+		form = formFromQuery(q)
+	} else {
+		name := v.Preset
+		if name == "" {
+			name = labDefault
+		}
+		sc, ok := rebalance.Preset(name)
+		if !ok {
+			v.Preset = labDefault
+			v.Err = &views.FormError{Form: fmt.Sprintf("There is no preset named %q; pick one from the list.", name)}
+			sc, _ = rebalance.Preset(labDefault)
+		}
+		form = formFromScenario(sc)
+	}
+	v.Form = form
+	status := http.StatusOK
+	labels, scs, ferr := scenariosFromForm(form)
+	if ferr != nil {
+		v.Err, status = ferr, http.StatusUnprocessableEntity
+	} else {
+		cmp, err := s.compare(r.Context(), labels, scs, rebalance.WebLimits)
+		var he *httpError
+		switch {
+		case errors.As(err, &he):
+			v.Err, status = &views.FormError{Form: he.msg}, he.status
+		case err != nil:
+			s.fail(w, r, err)
+			return
+		default:
+			cmp.Scrubber = true
+			cmp.AtMS = scrubMoment(q.Get("t"), scs[0])
+			fillScrub(&cmp)
+			v.Comparison = &cmp
+			b, _ := json.MarshalIndent(scs[0], "", "  ")
+			v.JSON, v.JSONLabel = string(b), labels[0]
+		}
+	}
+	p := s.page(r, "Rebalance lab", "sim.js")
+	p.CSS = append(p.CSS, s.assets.URL("sim.css"))
+	s.render(w, r, status, views.SimLab(p, v))
+}
+
+// scrubMoment reads ?t= (seconds); by default it is just after the first event.
+func scrubMoment(t string, sc rebalance.Scenario) int64 {
+	if f, err := strconv.ParseFloat(t, 64); err == nil && !math.IsNaN(f) {
+		return min(max(int64(f*1000), 0), sc.DurationMS)
+	}
+	if len(sc.Events) > 0 {
+		return min(sc.Events[0].AtMS+500, sc.DurationMS)
+	}
+	return 0
+}
+
+// fillScrub builds the "who owns what" table at AtMS and the scrubber's data.
+func fillScrub(c *views.SimComparison) {
+	if len(c.Variants) == 0 {
+		return
+	}
+	for i := range c.Variants {
+		c.Variants[i].Scrub = views.ScrubData(c.Variants[i].Label, c.Variants[i].Result, views.MaxTimelineRows)
+	}
+	first := c.Variants[0].Result.Timeline
+	for i := 0; i < len(first) && i < views.MaxTimelineRows; i++ {
+		row := views.AtRow{Item: first[i].Item}
+		for _, v := range c.Variants {
+			var cell views.AtCell
+			if i < len(v.Result.Timeline) {
+				cell.State, cell.Owner = views.StateAt(v.Result.Timeline[i], c.AtMS)
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		c.At = append(c.At, row)
+	}
+}
+
+func formFromQuery(q url.Values) views.SimForm {
+	f := views.SimForm{
+		Kind: q.Get("kind"), Protocols: map[string]bool{}, Static: q.Get("static") != "",
+		Members: q.Get("members"), Partitions: q.Get("partitions"), Connectors: q.Get("connectors"), Tasks: q.Get("tasks"),
+		Session: q.Get("session"), Heartbeat: q.Get("heartbeat"), Rebalance: q.Get("rebalance"),
+		Initial: q.Get("initial"), Scheduled: q.Get("scheduled"), Duration: q.Get("duration"),
+	}
+	for _, p := range q["p"] {
+		f.Protocols[p] = true
+	}
+	for i := range labEventRows {
+		k := func(n string) string { return q.Get(fmt.Sprintf("e%d%s", i, n)) }
+		f.Events = append(f.Events, views.SimEventRow{Type: k("type"), At: k("at"), Member: k("member"), Down: k("down"), Interval: k("interval"), Count: k("count"), Value: k("value")})
+	}
+	return f
+}
+
+// formFromScenario fills the form from a preset. The form names topics and connectors itself
+// (orders; c1, c2, …), so a preset's config change is re-aimed at the first of them.
+func formFromScenario(sc rebalance.Scenario) views.SimForm {
+	f := views.SimForm{Kind: sc.Kind, Protocols: map[string]bool{"eager": true}, Static: sc.StaticMembership,
+		Members: strconv.Itoa(len(sc.Members)), Duration: secStr(sc.DurationMS)}
+	if sc.Kind == "connect" {
+		f.Protocols["incremental"] = true
+		f.Connectors = strconv.Itoa(len(sc.Connectors))
+		for _, n := range sc.Connectors {
+			f.Tasks = strconv.Itoa(max(n, atoi(f.Tasks)))
+		}
+	} else {
+		f.Protocols["cooperative"] = true
+		for _, n := range sc.Topics {
+			f.Partitions = strconv.Itoa(n + atoi(f.Partitions))
+		}
+	}
+	for _, e := range sc.Events {
+		if len(f.Events) == labEventRows {
+			break
+		}
+		row := views.SimEventRow{Type: e.Type, At: secStr(e.AtMS), Member: e.Member, Down: secOpt(e.DownMS), Interval: secOpt(e.IntervalMS)}
+		if e.Count > 0 {
+			row.Count = strconv.Itoa(e.Count)
+		}
+		switch e.Type {
+		case "add_partitions":
+			row.Type, row.Value = "config", strconv.Itoa(e.Partitions)
+		case "set_tasks":
+			row.Type, row.Value = "config", strconv.Itoa(e.Tasks)
+		case "slow_poll":
+			row.Value = secStr(e.DurationMS)
+		}
+		f.Events = append(f.Events, row)
+	}
+	for len(f.Events) < labEventRows {
+		f.Events = append(f.Events, views.SimEventRow{})
+	}
+	return f
+}
+
+func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
+
+func secStr(ms int64) string { return strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64) }
+
+func secOpt(ms int64) string {
+	if ms == 0 {
+		return ""
+	}
+	return secStr(ms)
+}
+
+// formErrs collects field messages, first one per field wins.
+type formErrs map[string]string
+
+func (e formErrs) add(field, msg string) {
+	if _, ok := e[field]; !ok {
+		e[field] = msg
+	}
+}
+
+// scenariosFromForm builds one scenario per chosen protocol, validated against the web limits.
+// Errors name the form field they belong to.
+func scenariosFromForm(f views.SimForm) ([]string, []rebalance.Scenario, *views.FormError) {
+	errs := formErrs{}
+	lim := rebalance.WebLimits
+	intField := func(name, v string, lo, hi int, required bool) int {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			if required {
+				errs.add(name, "Required.")
+			}
+			return 0
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < lo || n > hi {
+			errs.add(name, fmt.Sprintf("Enter a whole number from %d to %d.", lo, hi))
+		}
+		return n
+	}
+	// msField reads seconds into milliseconds; empty is nil (the default applies).
+	msField := func(name, v string, hiSec float64) *int64 {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			return nil
+		}
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsNaN(x) || x < 0 || x > hiSec {
+			errs.add(name, fmt.Sprintf("Enter seconds from 0 to %g.", hiSec))
+			return nil
+		}
+		ms := int64(math.Round(x * 1000))
+		return &ms
+	}
+	sc := rebalance.Scenario{Kind: f.Kind, Seed: 1}
+	prefix := "m"
+	switch f.Kind {
+	case "consumer":
+		sc.Topics = map[string]int{"orders": intField("partitions", f.Partitions, 1, lim.MaxItems, true)}
+	case "connect":
+		prefix = "w"
+		n := intField("connectors", f.Connectors, 1, labMaxConnector, true)
+		t := intField("tasks", f.Tasks, 0, lim.MaxItems, true)
+		sc.Connectors = map[string]int{}
+		for i := 1; i <= n && i <= labMaxConnector; i++ {
+			sc.Connectors[fmt.Sprintf("c%d", i)] = t
+		}
+		if f.Static {
+			errs.add("static", "Static membership applies to consumer groups only.")
+		}
+	default:
+		errs.add("kind", "Choose consumer group or Kafka Connect.")
+	}
+	n := intField("members", f.Members, 0, lim.MaxMembers, true)
+	for i := 1; i <= n && i <= lim.MaxMembers; i++ {
+		sc.Members = append(sc.Members, fmt.Sprintf("%s%d", prefix, i))
+	}
+	maxSec := float64(lim.MaxDurationMS) / 1000
+	if d := msField("duration", f.Duration, maxSec); d != nil {
+		if *d == 0 {
+			errs.add("duration", "Must be more than 0 seconds.")
+		}
+		sc.DurationMS = *d
+	}
+	sc.Config = rebalance.Config{
+		SessionTimeoutMS: msField("session", f.Session, 3600), HeartbeatIntervalMS: msField("heartbeat", f.Heartbeat, 3600),
+		RebalanceTimeoutMS: msField("rebalance", f.Rebalance, 3600), InitialRebalanceDelayMS: msField("initial", f.Initial, 3600),
+		ScheduledRebalanceMaxDelayMS: msField("scheduled", f.Scheduled, 24*3600),
+	}
+	rowOf := map[int]int{} // scenario event index → form row
+	for i, e := range f.Events {
+		if e.Type == "" {
+			continue
+		}
+		name := func(s string) string { return fmt.Sprintf("e%d%s", i, s) }
+		ev := rebalance.Event{Type: e.Type, Member: strings.TrimSpace(e.Member)}
+		if at := msField(name("at"), e.At, maxSec); at != nil {
+			ev.AtMS = *at
+		} else if strings.TrimSpace(e.At) == "" {
+			errs.add(name("at"), "Required: when it happens, in seconds.")
+		}
+		if d := msField(name("down"), e.Down, maxSec); d != nil {
+			ev.DownMS = *d
+		}
+		if d := msField(name("interval"), e.Interval, maxSec); d != nil {
+			ev.IntervalMS = *d
+		}
+		ev.Count = intField(name("count"), e.Count, 0, 1000, false)
+		switch e.Type {
+		case "config":
+			v := intField(name("value"), e.Value, 0, lim.MaxItems, true)
+			if f.Kind == "connect" {
+				ev.Type, ev.Connector, ev.Tasks = "set_tasks", "c1", v
+			} else {
+				ev.Type, ev.Topic, ev.Partitions = "add_partitions", "orders", v
+			}
+		case "slow_poll":
+			if d := msField(name("value"), e.Value, maxSec); d != nil {
+				ev.DurationMS = *d
+			} else {
+				errs.add(name("value"), "Required: how long the poll loop is stuck, in seconds.")
+			}
+		default:
+			if strings.TrimSpace(e.Value) != "" {
+				errs.add(name("value"), "Only for a config change or a slow poll.")
+			}
+		}
+		rowOf[len(sc.Events)] = i
+		sc.Events = append(sc.Events, ev)
+	}
+	var labels []string
+	for _, p := range []string{"eager", "cooperative", "consumer", "incremental"} {
+		if !f.Protocols[p] {
+			continue
+		}
+		if fits := map[string]bool{"consumer": p != "incremental", "connect": p == "eager" || p == "incremental"}[f.Kind]; !fits {
+			errs.add("p", fmt.Sprintf("%s does not apply to %s; pick protocols for this kind.", p, kindName(f.Kind)))
+			continue
+		}
+		if f.Static && f.Kind == "consumer" {
+			p += "+static"
+		}
+		labels = append(labels, p)
+	}
+	if len(labels) == 0 {
+		errs.add("p", "Choose at least one protocol.")
+	}
+	if len(errs) > 0 {
+		return nil, nil, &views.FormError{Form: "Some values need fixing; see the messages below.", Fields: errs}
+	}
+	var scs []rebalance.Scenario
+	for _, l := range labels {
+		v, err := rebalance.Variant(sc, l)
+		if err == nil {
+			err = v.Validate(lim)
+		}
+		if err != nil {
+			return nil, nil, engineFormError(err, rowOf)
+		}
+		scs = append(scs, v)
+	}
+	return labels, scs, nil
+}
+
+func kindName(k string) string {
+	if k == "connect" {
+		return "Kafka Connect"
+	}
+	return "a consumer group"
+}
+
+var eventFieldRE = regexp.MustCompile(`^events\[(\d+)\]\.(\w+)$`)
+
+// engineFormError maps the engine's JSON field path to the form field that produced it.
+func engineFormError(err error, rowOf map[int]int) *views.FormError {
+	var fe *rebalance.FieldError
+	if !errors.As(err, &fe) {
+		return &views.FormError{Form: err.Error()}
+	}
+	msg := strings.ToUpper(fe.Msg[:1]) + fe.Msg[1:] + "."
+	field := ""
+	if m := eventFieldRE.FindStringSubmatch(fe.Field); m != nil {
+		i, _ := strconv.Atoi(m[1])
+		sub := map[string]string{"at_ms": "at", "type": "type", "member": "member", "down_ms": "down", "interval_ms": "interval",
+			"count": "count", "duration_ms": "value", "partitions": "value", "tasks": "value", "topic": "type", "connector": "type"}[m[2]]
+		if row, ok := rowOf[i]; ok && sub != "" {
+			field = fmt.Sprintf("e%d%s", row, sub)
+		}
+	} else {
+		head, _, _ := strings.Cut(fe.Field, ".")
+		head, _, _ = strings.Cut(head, "[")
+		field = map[string]string{"kind": "kind", "protocol": "p", "assignor": "p", "topics": "partitions", "connectors": "connectors",
+			"members": "members", "duration_ms": "duration", "static_membership": "static"}[head]
+		if head == "config" {
+			_, sub, _ := strings.Cut(fe.Field, ".")
+			field = map[string]string{"session_timeout_ms": "session", "heartbeat_interval_ms": "heartbeat", "rebalance_timeout_ms": "rebalance",
+				"initial_rebalance_delay_ms": "initial", "scheduled_rebalance_max_delay_ms": "scheduled"}[sub]
+		}
+	}
+	if field == "" {
+		return &views.FormError{Form: fe.Error()}
+	}
+	return &views.FormError{Form: "Some values need fixing; see the messages below.", Fields: map[string]string{field: msg}}
+}

@@ -1,0 +1,402 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/rehearse/rehearse/content"
+	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/rebalance"
+	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/web"
+)
+
+// newSimEnv is newEnv over another deck (the simulation deck, or the real content).
+func newSimEnv(t *testing.T, fsys fs.FS) *testEnv {
+	t.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "r.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	d, err := deck.Load(fsys, deck.Options{CheckSim: func(s *deck.Simulation) error { _, err := CardScenarios(s); return err }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assets, err := web.NewAssets(map[string][]byte{"highlight.css": []byte(deck.HighlightCSS())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &testEnv{t: t, db: db, now: time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	e.srv = New(Config{}, db, StaticDeck{d}, assets, log, func() time.Time { return e.now })
+	e.ts = httptest.NewServer(e.srv.Handler())
+	t.Cleanup(e.ts.Close)
+	return e
+}
+
+func metricCells(doc *goquery.Document, metric string) []string {
+	var out []string
+	doc.Find("#sim-metrics tr[data-metric=" + metric + "] td").Each(func(_ int, s *goquery.Selection) { out = append(out, s.Text()) })
+	return out
+}
+
+func TestSimCardFigure(t *testing.T) {
+	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
+	resp, doc := e.get(e.client(), "/cards/sim-join")
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	sim := doc.Find("#card #simulation")
+	if sim.Length() != 1 {
+		t.Fatal("card page has no simulation section")
+	}
+	if got := sim.Find("#sim-caption").Text(); !strings.Contains(got, "cooperative pauses only the one that moves") {
+		t.Errorf("caption = %q", got)
+	}
+	svgs := sim.Find("svg.tl")
+	if svgs.Length() != 2 {
+		t.Fatalf("timelines = %d, want 2 (one per variant)", svgs.Length())
+	}
+	states := map[string]int{}
+	svgs.Each(func(i int, svg *goquery.Selection) {
+		if v, _ := svg.Attr("data-variant"); v != []string{"eager", "cooperative"}[i] {
+			t.Errorf("timeline %d is %q", i, v)
+		}
+		if vb, _ := svg.Attr("viewBox"); !strings.HasPrefix(vb, "0 0 560 ") {
+			t.Errorf("viewBox = %q", vb)
+		}
+		rows := svg.Find("g.row")
+		if rows.Length() != 12 {
+			t.Errorf("%d rows, want 12 partitions", rows.Length())
+		}
+		if item, _ := rows.First().Attr("data-item"); item != "orders-0" {
+			t.Errorf("first row is %q", item)
+		}
+		svg.Find("g.row rect").Each(func(_ int, r *goquery.Selection) {
+			cls, _ := r.Attr("class")
+			states[cls]++
+			if r.Find("title").Text() == "" {
+				t.Errorf("segment without a hover title: %s", cls)
+			}
+		})
+		if svg.Find(".mk-event").Length() != 1 {
+			t.Errorf("event markers = %d, want 1 (the join)", svg.Find(".mk-event").Length())
+		}
+		if svg.Find("line.mk-round").Length() == 0 {
+			t.Error("no round markers")
+		}
+		if svg.Find(".axis text").Length() < 3 {
+			t.Error("time axis has too few ticks")
+		}
+	})
+	// Pauses this short fold into one mark named after its longest state.
+	if states["s-processing"] == 0 || states["s-unowned"]+states["s-starting"]+states["s-revoking"] == 0 {
+		t.Errorf("segment states = %v, want processing and pauses", states)
+	}
+	for cls := range states {
+		if !strings.HasPrefix(cls, "s-") {
+			t.Errorf("segment without a state class: %q", cls)
+		}
+	}
+	if n := sim.Find("#sim-metrics thead th").Length(); n != 3 {
+		t.Errorf("metrics columns = %d, want metric + 2 variants", n)
+	}
+	if n := sim.Find("#sim-metrics tbody tr").Length(); n != 7 {
+		t.Errorf("metrics rows = %d, want 7", n)
+	}
+	// Eager stops the world for the join; cooperative never does.
+	if got := metricCells(doc, "stw"); len(got) != 2 || got[0] == "0" || got[1] != "0" {
+		t.Errorf("stop-the-world cells = %v", got)
+	}
+	if sim.Find(".sim-legend li").Length() < 4 {
+		t.Error("legend missing")
+	}
+	narr := sim.Find("#sim-rounds ol.sim-narration[data-variant=eager] li")
+	if narr.Length() == 0 || !strings.Contains(narr.First().Text(), "m4") {
+		t.Errorf("narration = %q", narr.Text())
+	}
+	rounds := sim.Find("#sim-rounds table.sim-rounds[data-variant=cooperative] tbody tr")
+	if rounds.Length() < 2 {
+		t.Errorf("cooperative rounds = %d, want two (revoke, then assign)", rounds.Length())
+	}
+	if n := sim.Find("#sim-rounds table.sim-rounds").First().Find("thead th").Length(); n != 7 {
+		t.Errorf("rounds table columns = %d, want 7", n)
+	}
+	// No inline styles: the CSP forbids them.
+	if doc.Find("#simulation [style]").Length() != 0 || doc.Find("#simulation style").Length() != 0 {
+		t.Error("inline style in the simulation")
+	}
+	// A card without a simulation shows none.
+	_, doc = e.get(e.client(), "/cards/sample-eager")
+	if doc.Find("#simulation").Length() != 0 {
+		t.Error("card without a simulation shows one")
+	}
+}
+
+func TestSimCardResultsAreCached(t *testing.T) {
+	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
+	_, first := e.get(e.client(), "/cards/sim-join")
+	if n := e.srv.sim.cache.len(); n != 2 {
+		t.Fatalf("cache holds %d results after one card, want 2", n)
+	}
+	_, again := e.get(e.client(), "/cards/sim-join")
+	if n := e.srv.sim.cache.len(); n != 2 {
+		t.Fatalf("cache holds %d after a repeat, want 2", n)
+	}
+	a, _ := first.Find("#simulation").Html()
+	b, _ := again.Find("#simulation").Html()
+	if a != b {
+		t.Error("a cached render differs from the first")
+	}
+	// The lab asking for the same scenario is served from the same entries.
+	e.get(e.client(), "/sim?preset=consumer-join")
+	if n := e.srv.sim.cache.len(); n != 2 {
+		t.Errorf("cache holds %d after the lab ran the same preset, want 2", n)
+	}
+}
+
+func TestSimCacheBounded(t *testing.T) {
+	c := newSimCache(2, 10)
+	small := &rebalance.Result{Items: []string{"a"}}
+	c.put("a", small)
+	c.put("b", small)
+	c.get("a") // a is now the most recent
+	c.put("c", small)
+	if _, ok := c.get("b"); ok {
+		t.Error("least recently used entry kept past the count bound")
+	}
+	if _, ok := c.get("a"); !ok {
+		t.Error("recently used entry evicted")
+	}
+	big := &rebalance.Result{Items: make([]string, 11)}
+	c.put("big", big)
+	if _, ok := c.get("big"); ok {
+		t.Error("a result heavier than the whole cache was kept")
+	}
+	heavy := &rebalance.Result{Items: make([]string, 10)}
+	c.put("heavy", heavy)
+	if c.len() != 1 || c.weight != 10 {
+		t.Errorf("after a heavy entry: len %d weight %d, want 1 and 10", c.len(), c.weight)
+	}
+}
+
+const labJoin = "/sim?kind=consumer&members=3&partitions=12&duration=60&e0type=join&e0at=10&e0member=m4"
+
+// labQuery is labJoin with some values replaced.
+func labQuery(set ...string) string {
+	u, _ := url.Parse(labJoin)
+	q := u.Query()
+	for i := 0; i+1 < len(set); i += 2 {
+		q.Set(set[i], set[i+1])
+	}
+	return "/sim?" + q.Encode()
+}
+
+func TestSimLabProtocolChangesMetrics(t *testing.T) {
+	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
+	resp, eager := e.get(e.client(), labJoin+"&p=eager")
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d: %s", resp.StatusCode, eager.Find(".error, .field-error").Text())
+	}
+	_, coop := e.get(e.client(), labJoin+"&p=cooperative")
+	if eager.Find("svg.tl").Length() != 1 || coop.Find("svg.tl").Length() != 1 {
+		t.Fatal("one protocol should give one timeline")
+	}
+	if h := coop.Find("#sim-metrics thead th[data-variant]").Text(); h != "cooperative" {
+		t.Errorf("metrics header = %q", h)
+	}
+	if a, b := metricCells(eager, "stw"), metricCells(coop, "stw"); a[0] == b[0] {
+		t.Errorf("stop-the-world rebalances equal across protocols: %v vs %v", a, b)
+	}
+	if a, b := metricCells(eager, "downtime"), metricCells(coop, "downtime"); a[0] == b[0] {
+		t.Errorf("downtime equal across protocols: %v vs %v", a, b)
+	}
+	// The form keeps what was asked, and the JSON box holds a scenario `rehearse sim` accepts.
+	if _, ok := coop.Find("#p-cooperative").Attr("checked"); !ok {
+		t.Error("protocol checkbox not kept")
+	}
+	sc, err := rebalance.Decode(strings.NewReader(coop.Find("#sim-json").Text()), rebalance.CLILimits)
+	if err != nil || sc.Protocol != "cooperative" || len(sc.Events) != 1 || sc.Events[0].Member != "m4" {
+		t.Errorf("copy-as-JSON scenario: %+v, %v", sc, err)
+	}
+	// Two protocols side by side.
+	_, both := e.get(e.client(), labJoin+"&p=eager&p=consumer")
+	if both.Find("svg.tl").Length() != 2 || both.Find("#sim-metrics thead th").Length() != 3 {
+		t.Error("two protocols should give two timelines and two metric columns")
+	}
+}
+
+func TestSimLabBadValues(t *testing.T) {
+	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
+	for _, tc := range []struct{ query, field string }{
+		{labQuery("p", "eager", "heartbeat", "50", "session", "10"), "heartbeat"},
+		{labQuery("p", "eager", "members", "abc"), "members"},
+		{labQuery("p", "eager", "partitions", "0"), "partitions"},
+		{labQuery("p", "eager", "e0at", "-1"), "e0at"},
+		{labJoin + "&p=incremental", "p"},
+		{labJoin, "p"},
+		{"/sim?kind=consumer&members=3&partitions=12&duration=60&p=eager&e1type=leave&e1at=5&e1member=m9", "e1member"},
+		{"/sim?kind=consumer&members=3&partitions=12&duration=60&p=eager&e0type=join&e0at=120&e0member=m4", "e0at"},
+		{"/sim?kind=cluster&members=3&p=eager", "kind"},
+	} {
+		resp, doc := e.get(e.client(), tc.query)
+		if resp.StatusCode != http.StatusUnprocessableEntity {
+			t.Errorf("%s: status %d, want 422", tc.query, resp.StatusCode)
+			continue
+		}
+		msg := doc.Find("#" + tc.field + "-error").Text()
+		if msg == "" {
+			t.Errorf("%s: no message at %s; page says %q", tc.query, tc.field, doc.Find(".field-error, .error").Text())
+		}
+		if v, _ := doc.Find("#" + tc.field).Attr("aria-invalid"); tc.field != "p" && v != "true" {
+			t.Errorf("%s: %s not marked invalid", tc.query, tc.field)
+		}
+		if doc.Find("svg.tl").Length() != 0 {
+			t.Errorf("%s: a figure was drawn for bad input", tc.query)
+		}
+	}
+	_, doc := e.get(e.client(), labQuery("p", "eager", "members", "abc"))
+	if v, _ := doc.Find("#members").Attr("value"); v != "abc" {
+		t.Errorf("bad value not kept for correction: %q", v)
+	}
+}
+
+func TestSimLabPresetAndScrubber(t *testing.T) {
+	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
+	resp, doc := e.get(e.client(), "/sim")
+	if resp.StatusCode != 200 || doc.Find("svg.tl").Length() != 2 {
+		t.Fatalf("default lab: %d, %d timelines", resp.StatusCode, doc.Find("svg.tl").Length())
+	}
+	_, doc = e.get(e.client(), "/sim?preset=connect-worker-bounce")
+	if v, _ := doc.Find("#kind option[selected]").Attr("value"); v != "connect" {
+		t.Errorf("preset kind not loaded: %q", v)
+	}
+	if v, _ := doc.Find("#e0type option[selected]").Attr("value"); v != "restart" {
+		t.Errorf("preset event not loaded: %q", v)
+	}
+	if got := doc.Find("svg.tl").Map(func(_ int, s *goquery.Selection) string { v, _ := s.Attr("data-variant"); return v }); strings.Join(got, ",") != "eager,incremental" {
+		t.Errorf("connect variants = %v", got)
+	}
+	if resp, _ := e.get(e.client(), "/sim?preset=nope"); resp.StatusCode != 200 {
+		t.Errorf("unknown preset: status %d (falls back to the default with a message)", resp.StatusCode)
+	}
+	// At 5 s everything is processing; just before the eager round ends nothing is.
+	sc, _ := rebalance.Preset("consumer-join")
+	res, err := rebalance.Run(context.Background(), sc, rebalance.CLILimits)
+	if err != nil || len(res.Rounds) == 0 {
+		t.Fatalf("preset run: %v", err)
+	}
+	mid := secStr(res.Rounds[0].EndMS - 1)
+	_, before := e.get(e.client(), labJoin+"&p=eager&t=5")
+	_, during := e.get(e.client(), labJoin+"&p=eager&t="+mid)
+	rows := before.Find("#sim-at tbody tr")
+	if rows.Length() != 12 {
+		t.Fatalf("scrub table rows = %d, want 12", rows.Length())
+	}
+	if c := rows.First().Find("td").Text(); c != "processing · m1" {
+		t.Errorf("orders-0 at 5 s = %q", c)
+	}
+	if during.Find("#sim-at td.at-processing").Length() != 0 {
+		t.Errorf("eager group still processing at %s s: %q", mid, during.Find("#sim-at tbody").Text())
+	}
+	if v, _ := during.Find("input#t").Attr("value"); v != mid {
+		t.Errorf("scrubber value = %q", v)
+	}
+	if during.Find(".scrub-data[data-json]").Length() != 1 {
+		t.Error("scrubber data missing")
+	}
+}
+
+func TestSimAPI(t *testing.T) {
+	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
+	sc, _ := rebalance.Preset("consumer-join")
+	body, _ := json.Marshal(sc)
+	post := func(b []byte) (*http.Response, []byte) {
+		resp, err := http.Post(e.ts.URL+"/api/sim", "application/json", bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		out, _ := io.ReadAll(resp.Body)
+		return resp, out
+	}
+	resp, out := post(body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d: %s", resp.StatusCode, out)
+	}
+	var got rebalance.Result
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	want, err := rebalance.Run(context.Background(), sc, rebalance.CLILimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Metrics != want.Metrics || len(got.Rounds) != len(want.Rounds) || len(got.Timeline) != len(want.Timeline) {
+		t.Errorf("API result differs from a direct run: %+v vs %+v", got.Metrics, want.Metrics)
+	}
+	for _, tc := range []struct{ body, field string }{
+		{`{"kind":"consumer","topics":{"orders":0},"members":["m1"]}`, "topics.orders"},
+		{`{"kind":"consumer","topics":{"orders":4},"members":["m1"],"colour":"red"}`, "colour"},
+		{`{"kind":"consumer","topics":{"orders":4},"members":["m1"],"events":[{"at_ms":1,"type":"explode","member":"m1"}]}`, "events[0].type"},
+		{`{"kind":"consumer","topics":{"orders":99999},"members":["m1"]}`, "topics.orders"},
+	} {
+		resp, out := post([]byte(tc.body))
+		var e struct{ Error, Field string }
+		json.Unmarshal(out, &e)
+		if resp.StatusCode != 400 || e.Field != tc.field || e.Error == "" {
+			t.Errorf("%s: %d %+v, want 400 naming %s", tc.body, resp.StatusCode, e, tc.field)
+		}
+	}
+	resp, _ = post(append([]byte(`{"kind":"consumer","members":[`), bytes.Repeat([]byte(`"m",`), 100_000)...))
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("oversized body: status %d, want 413", resp.StatusCode)
+	}
+}
+
+// TestSimEveryContentCard renders every card of the real deck: each simulation has its caption
+// and one timeline per compared variant.
+func TestSimEveryContentCard(t *testing.T) {
+	e := newSimEnv(t, content.FS)
+	d := e.srv.deck()
+	withSim := 0
+	for _, c := range d.Cards {
+		resp, doc := e.get(e.client(), "/cards/"+c.ID)
+		if resp.StatusCode != 200 {
+			t.Errorf("%s: status %d", c.ID, resp.StatusCode)
+			continue
+		}
+		if c.Sim == nil {
+			continue
+		}
+		withSim++
+		if doc.Find("#sim-caption").Text() != c.Sim.Caption || c.Sim.Caption == "" {
+			t.Errorf("%s: caption %q", c.ID, doc.Find("#sim-caption").Text())
+		}
+		want := max(len(c.Sim.Compare), 1)
+		if n := doc.Find("#simulation svg.tl").Length(); n != want {
+			t.Errorf("%s: %d timelines, want %d", c.ID, n, want)
+		}
+		if n := doc.Find("#sim-metrics thead th").Length(); n != want+1 {
+			t.Errorf("%s: %d metric columns, want %d", c.ID, n-1, want)
+		}
+	}
+	if withSim == 0 || withSim != d.Len() {
+		t.Errorf("%d of %d cards have a simulation; every card should", withSim, d.Len())
+	}
+}

@@ -1,0 +1,259 @@
+package views
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/rehearse/rehearse/internal/rebalance"
+)
+
+// Timeline geometry, in SVG user units. The viewBox scales the figure to its container; the
+// label column and font are sized so two timelines side by side stay legible.
+const (
+	tlWidth   = 560.0
+	tlLabelW  = 74.0
+	tlRight   = 8.0
+	tlTop     = 18.0 // room for marker heads
+	tlRowH    = 16.0
+	tlRowGap  = 4.0
+	tlAxisH   = 26.0
+	tlMinSegW = 2.0 // a pause narrower than this is merged into one visible mark
+	// MaxTimelineRows caps the rows drawn per timeline; the rest are counted as hidden.
+	MaxTimelineRows = 24
+)
+
+// Timeline is one variant's run laid out for the SVG.
+type Timeline struct {
+	Label        string // the variant, e.g. "cooperative+static"
+	Title        string // accessible name of the figure
+	Width        float64
+	Height       float64
+	PlotX, PlotW float64
+	AxisY        float64
+	Rows         []TimelineRow
+	Hidden       int // rows not drawn (MaxTimelineRows)
+	Ticks        []Tick
+	Markers      []Marker
+	DurationMS   int64
+	Truncated    bool
+}
+
+// TimelineRow is one partition, connector or task.
+type TimelineRow struct {
+	Item string
+	Y    float64
+	Segs []TimelineSeg
+}
+
+// TimelineSeg is a drawn span: a state with its owner, or a merged pause too short to show
+// its parts (State is then the one that lasted longest, Title lists every part).
+type TimelineSeg struct {
+	X, W   float64
+	State  string
+	FromMS int64
+	ToMS   int64
+	Owner  string
+	Title  string
+}
+
+// Tick is a label on the shared time axis.
+type Tick struct {
+	X     float64
+	Label string
+}
+
+// Marker is a vertical line for an event or the start of a rebalance round.
+type Marker struct {
+	X     float64
+	Kind  string // "event" or "round"
+	Title string
+}
+
+// LayoutTimeline turns a run into drawing coordinates. Every variant of one scenario shares the
+// duration, so their axes line up.
+func LayoutTimeline(label string, r *rebalance.Result) Timeline {
+	t := Timeline{Label: label, Width: tlWidth, PlotX: tlLabelW, PlotW: tlWidth - tlLabelW - tlRight, DurationMS: r.DurationMS, Truncated: r.Truncated}
+	dur := max(r.DurationMS, 1)
+	x := func(ms int64) float64 { return t.PlotX + float64(ms)/float64(dur)*t.PlotW }
+	rows := r.Timeline
+	if len(rows) > MaxTimelineRows {
+		t.Hidden = len(rows) - MaxTimelineRows
+		rows = rows[:MaxTimelineRows]
+	}
+	for i, it := range rows {
+		t.Rows = append(t.Rows, TimelineRow{Item: it.Item, Y: tlTop + float64(i)*(tlRowH+tlRowGap), Segs: mergeSegments(it.Segments, x)})
+	}
+	t.AxisY = tlTop + float64(len(rows))*(tlRowH+tlRowGap) + 2
+	t.Height = t.AxisY + tlAxisH
+	for _, ms := range tickTimes(r.DurationMS) {
+		t.Ticks = append(t.Ticks, Tick{X: x(ms), Label: fmt.Sprintf("%g", float64(ms)/1000)})
+	}
+	for _, e := range r.Events {
+		who := ""
+		if e.Member != "" {
+			who = " " + e.Member
+		}
+		t.Markers = append(t.Markers, Marker{X: x(e.AtMS), Kind: "event", Title: fmt.Sprintf("%s:%s %s", Secs(e.AtMS), who, strings.ReplaceAll(e.Type, "_", " "))})
+	}
+	for _, rd := range r.Rounds {
+		t.Markers = append(t.Markers, Marker{X: x(rd.StartMS), Kind: "round", Title: fmt.Sprintf("%s: round %d (%s)", Secs(rd.StartMS), rd.Generation, rd.Trigger)})
+	}
+	t.Title = fmt.Sprintf("Timeline for %s: %d rows over %s", label, len(r.Timeline), Secs(r.DurationMS))
+	return t
+}
+
+// mergeSegments joins neighbours in the same state and owner, and folds runs of short
+// non-processing spans into one mark wide enough to see.
+func mergeSegments(in []rebalance.Segment, x func(int64) float64) []TimelineSeg {
+	var out []TimelineSeg
+	var parts []string            // titles of the spans folded into the last mark
+	longest := map[string]int64{} // per state, within the current fold
+	for _, s := range in {
+		if s.ToMS <= s.FromMS {
+			continue
+		}
+		if n := len(out); n > 0 {
+			last := &out[n-1]
+			same := last.State == s.State && last.Owner == s.Owner && last.ToMS == s.FromMS
+			fold := last.State != rebalance.StateProcessing && s.State != rebalance.StateProcessing && last.ToMS == s.FromMS &&
+				(x(last.ToMS)-x(last.FromMS) < tlMinSegW || x(s.ToMS)-x(s.FromMS) < tlMinSegW)
+			if same || fold {
+				last.ToMS = s.ToMS
+				longest[s.State] += s.ToMS - s.FromMS
+				parts = append(parts, segText(s))
+				if fold && !same {
+					last.State = dominant(longest)
+					last.Owner = ""
+				}
+				last.Title = strings.Join(parts, "; ")
+				continue
+			}
+		}
+		clear(longest)
+		longest[s.State] = s.ToMS - s.FromMS
+		parts = []string{segText(s)}
+		out = append(out, TimelineSeg{State: s.State, FromMS: s.FromMS, ToMS: s.ToMS, Owner: s.Owner, Title: parts[0]})
+	}
+	for i := range out {
+		s := &out[i]
+		s.X = round1(x(s.FromMS))
+		s.W = round1(max(x(s.ToMS)-x(s.FromMS), 0.4))
+		if s.State != rebalance.StateProcessing {
+			s.W = max(s.W, tlMinSegW)
+		}
+	}
+	return out
+}
+
+func dominant(m map[string]int64) string {
+	best, bv := "", int64(-1)
+	for _, st := range []string{rebalance.StateUnowned, rebalance.StateRevoking, rebalance.StateStarting, rebalance.StateProcessing} {
+		if m[st] > bv {
+			best, bv = st, m[st]
+		}
+	}
+	return best
+}
+
+func segText(s rebalance.Segment) string {
+	who := ""
+	if s.Owner != "" {
+		who = " on " + s.Owner
+		if s.State == rebalance.StateUnowned {
+			who = " (still assigned to " + s.Owner + ")"
+		}
+	}
+	return fmt.Sprintf("%s%s, %s–%s", s.State, who, Secs(s.FromMS), Secs(s.ToMS))
+}
+
+func round1(f float64) float64 { return float64(int64(f*10+0.5)) / 10 }
+
+// tickTimes picks round tick positions, about six to ten across the run.
+func tickTimes(durMS int64) []int64 {
+	steps := []int64{100, 200, 500, 1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000}
+	step := steps[len(steps)-1]
+	for _, s := range steps {
+		if durMS/s <= 8 {
+			step = s
+			break
+		}
+	}
+	var out []int64
+	for t := int64(0); t <= durMS; t += step {
+		out = append(out, t)
+	}
+	return out
+}
+
+// Secs formats milliseconds as seconds with one decimal ("10.0 s").
+func Secs(ms int64) string { return fmt.Sprintf("%.1f s", float64(ms)/1000) }
+
+// ScrubData is the compact JSON the scrubber script reads: items, owners, and per item its
+// segments as [from_ms, to_ms, state index, owner index] (owner -1 for none).
+func ScrubData(label string, r *rebalance.Result, maxRows int) string {
+	states := []string{rebalance.StateProcessing, rebalance.StateRevoking, rebalance.StateUnowned, rebalance.StateStarting}
+	si := map[string]int{}
+	for i, s := range states {
+		si[s] = i
+	}
+	oi := map[string]int{}
+	var owners []string
+	d := struct {
+		Label  string       `json:"label"`
+		States []string     `json:"states"`
+		Items  []string     `json:"items"`
+		Owners []string     `json:"owners"`
+		Segs   [][][4]int64 `json:"segs"`
+	}{Label: label, States: states}
+	for i, it := range r.Timeline {
+		if i == maxRows {
+			break
+		}
+		d.Items = append(d.Items, it.Item)
+		row := make([][4]int64, 0, len(it.Segments))
+		for _, s := range it.Segments {
+			o := int64(-1)
+			if s.Owner != "" {
+				n, ok := oi[s.Owner]
+				if !ok {
+					n = len(owners)
+					oi[s.Owner] = n
+					owners = append(owners, s.Owner)
+				}
+				o = int64(n)
+			}
+			row = append(row, [4]int64{s.FromMS, s.ToMS, int64(si[s.State]), o})
+		}
+		d.Segs = append(d.Segs, row)
+	}
+	d.Owners = owners
+	b, _ := json.Marshal(d)
+	return string(b)
+}
+
+// StateAt returns an item's state and owner at ms ("" when the item does not exist yet).
+func StateAt(tl rebalance.ItemTimeline, ms int64) (state, owner string) {
+	for _, s := range tl.Segments {
+		if s.FromMS <= ms && ms < s.ToMS {
+			return s.State, s.Owner
+		}
+	}
+	if n := len(tl.Segments); n > 0 && ms >= tl.Segments[n-1].ToMS && tl.Segments[n-1].ToMS > 0 {
+		last := tl.Segments[n-1]
+		if ms == last.ToMS {
+			return last.State, last.Owner
+		}
+	}
+	return "", ""
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
