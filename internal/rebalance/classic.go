@@ -60,6 +60,7 @@ type classic struct {
 	revokeAllowedAt int64
 	eager           bool
 	held            bool // balancing revocations were put off this round
+	computedAt      int64
 }
 
 func newClassic(s *sim) *classic {
@@ -561,6 +562,7 @@ func (c *classic) completeJoin(live []*entry) {
 		}
 	}
 	c.state = gCompleting
+	c.computedAt = s.now
 	cur := c.cur
 	gen := c.gen
 	s.after(2*s.cfg.rpc, func() { c.syncDone(ws, newA, revoke, parked, cur, gen) })
@@ -648,7 +650,7 @@ func (c *classic) checkRound(ws []*entry, revoke map[*entry][]int32, parked []in
 		return
 	}
 	for it := range s.items {
-		if x := &s.items[it]; x.exists && !x.deleted && c.assign[it] < 0 {
+		if x := &s.items[it]; x.exists && !x.deleted && x.born <= c.computedAt && c.assign[it] < 0 {
 			s.invariant("round %d: %s is assigned to nobody in a stable group", c.gen, s.names[it])
 			break
 		}

@@ -120,7 +120,7 @@ func TestPropertyRandomScenarios(t *testing.T) {
 		}
 		b, _ := json.Marshal(s)
 		if len(r.InvariantFailures) > 0 || r.Metrics.Violations > 0 {
-			t.Fatalf("scenario %d %s\nbroke invariants: %v", i, b, r.InvariantFailures)
+			t.Fatalf("seed %d scenario %d %s\nbroke invariants: %v", propSeed, i, b, r.InvariantFailures)
 		}
 		checkTimeline(t, r, string(b))
 	}
