@@ -1,0 +1,387 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/mock"
+	"github.com/rehearse/rehearse/internal/srs"
+	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/views"
+)
+
+// mockGrace is how late a strict-clock answer may arrive and still keep its text: the page
+// submits at zero, and the request needs a moment to reach us.
+const mockGrace = 2 * time.Second
+
+const maxTyped = 10000 // characters kept of a typed answer
+
+// mockTurn is the session and its current question, loaded for one request.
+type mockTurn struct {
+	u    *store.User
+	sess *store.MockSession
+	pos  int
+	a    store.MockTurn
+	card *deck.Card
+}
+
+func (t *mockTurn) strict() bool { return t.sess.Settings.Clock == "strict" }
+
+// hasFollowUp reports whether this question gets a follow-up (the card may have lost it since).
+func (t *mockTurn) hasFollowUp() bool {
+	return t.a.FollowUpIndex >= 0 && t.a.FollowUpIndex < len(t.card.FollowUps)
+}
+
+func (t *mockTurn) progress() views.MockProgress {
+	return views.MockProgress{SessionID: t.sess.ID, Pos: t.pos, N: len(t.sess.Answers)}
+}
+
+// loadMockSession loads the signed-in user's session named in the URL.
+func (s *Server) loadMockSession(r *http.Request) (*store.MockSession, error) {
+	id, err := strconv.ParseInt(chi.URLParam(r, "id"), 10, 64)
+	if err != nil {
+		return nil, store.ErrNotFound
+	}
+	return s.db.MockSession(r.Context(), userFrom(r.Context()).ID, id, s.now())
+}
+
+// loadTurn loads the current question. It answers the request itself (and returns nil) when
+// there is no current question, or when a posted "pos" is not the current one (a stale tab or a
+// double submit): then the user is sent to wherever the session really is.
+func (s *Server) loadTurn(w http.ResponseWriter, r *http.Request) *mockTurn {
+	sess, err := s.loadMockSession(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return nil
+	}
+	pos := sess.Current()
+	if sess.Status == store.MockActive && pos < 0 { // all rated but not closed (a crash in between)
+		if err := s.db.FinishMockSession(r.Context(), sess.ID, store.MockFinished, s.now()); err != nil {
+			s.fail(w, r, err)
+			return nil
+		}
+		sess.Status = store.MockFinished
+	}
+	if sess.Status != store.MockActive {
+		if sess.Status == store.MockAbandoned { // stale: make it stick
+			s.db.FinishMockSession(r.Context(), sess.ID, store.MockAbandoned, s.now())
+		}
+		http.Redirect(w, r, mockURL(sess.ID, "/summary"), http.StatusSeeOther)
+		return nil
+	}
+	if r.Method == http.MethodPost {
+		if got, err := strconv.Atoi(r.PostFormValue("pos")); err != nil || got != pos {
+			http.Redirect(w, r, mockURL(sess.ID, ""), http.StatusSeeOther)
+			return nil
+		}
+	}
+	a := sess.Answers[pos]
+	c, ok := s.deck().Card(a.CardID)
+	if !ok {
+		s.fail(w, r, errStatus(http.StatusGone, "This question's card is no longer in the deck. End the session and start another."))
+		return nil
+	}
+	return &mockTurn{u: userFrom(r.Context()), sess: sess, pos: pos, a: a, card: c}
+}
+
+// mockStep shows whatever the current question needs next.
+func (s *Server) mockStep(w http.ResponseWriter, r *http.Request) {
+	t := s.loadTurn(w, r)
+	if t == nil {
+		return
+	}
+	ctx, now, a := r.Context(), s.now(), t.a
+	switch {
+	case a.AnsweredAt.IsZero():
+		shown := a.ShownAt
+		if shown.IsZero() {
+			if err := s.db.MarkMockShown(ctx, t.sess.ID, t.pos, now); err != nil {
+				s.fail(w, r, err)
+				return
+			}
+			shown = now
+		}
+		deadline := shown.Add(a.Target)
+		if t.strict() && !now.Before(deadline) {
+			// The clock ran out while nobody submitted: an empty answer that took the whole target.
+			s.submitMain(w, r, t, store.MockSubmission{At: now, Used: a.Target, Expired: true})
+			return
+		}
+		s.render(w, r, http.StatusOK, views.MockQuestionPage(s.mockPage(r, "Mock interview"), views.MockQuestion{
+			Progress: t.progress(), Card: t.card, Text: t.card.Question, Depth: t.sess.Settings.Depth,
+			Target: a.Target, Remaining: deadline.Sub(now), Strict: t.strict(),
+		}))
+	case !a.Checked || !t.hasFollowUp():
+		s.render(w, r, http.StatusOK, views.MockReviewPage(s.mockPage(r, "Mock interview"), s.reviewView(t)))
+	case a.FollowUpAnsweredAt.IsZero():
+		shown := a.FollowUpShownAt
+		if shown.IsZero() {
+			if err := s.db.MarkFollowUpShown(ctx, t.sess.ID, t.pos, now); err != nil {
+				s.fail(w, r, err)
+				return
+			}
+			shown = now
+		}
+		deadline := shown.Add(a.FollowUpTarget)
+		if t.strict() && !now.Before(deadline) {
+			s.submitFollowUp(w, r, t, now, a.FollowUpTarget, "")
+			return
+		}
+		s.render(w, r, http.StatusOK, views.MockQuestionPage(s.mockPage(r, "Mock interview: follow-up"), views.MockQuestion{
+			Progress: t.progress(), Card: t.card, Text: t.card.FollowUps[a.FollowUpIndex].Question, FollowUp: true,
+			Depth: t.sess.Settings.Depth, Target: a.FollowUpTarget, Remaining: deadline.Sub(now), Strict: t.strict(),
+		}))
+	default:
+		s.render(w, r, http.StatusOK, views.MockFollowUpReviewPage(s.mockPage(r, "Mock interview"), views.MockFollowUpReview{
+			Progress: t.progress(), Card: t.card, FollowUp: t.card.FollowUps[a.FollowUpIndex], Typed: a.FollowUpTyped,
+			Used: a.FollowUpUsed, Target: a.FollowUpTarget, Expired: a.FollowUpUsed >= a.FollowUpTarget && t.strict(),
+		}))
+	}
+}
+
+// reviewView builds the checklists: ticks come from the stored answer (the heuristic's guess
+// until the user saves corrections); the "why" notes re-run the heuristic to explain them.
+func (s *Server) reviewView(t *mockTurn) views.MockReview {
+	a := t.a
+	check := mock.CheckAnswer(t.card, a.Typed)
+	v := views.MockReview{Progress: t.progress(), Card: t.card, Depth: t.sess.Settings.Depth, Typed: a.Typed,
+		Used: a.Used, Target: a.Target, Expired: a.Expired, HasFollowUp: t.hasFollowUp() && !a.Checked,
+		Heuristic: "Ticked in advance: a point counts as made when your answer holds at least half of its key terms (two or more when it has three or more); a pitfall is flagged when one sentence holds its quoted phrase or most of its distinctive terms, with the same negation. Correct anything it got wrong."}
+	for i, b := range t.card.Answer {
+		item := views.MockCheckItem{Index: i, Block: b, Checked: containsInt(a.Covered, i)}
+		if a.Typed != "" && i < len(check.Bullets) {
+			bc := check.Bullets[i]
+			item.Why = fmt.Sprintf("matched %d of %d key terms, %d needed", len(bc.Matched), len(bc.Terms), bc.Need)
+			if len(bc.Matched) > 0 {
+				item.Why += ": " + strings.Join(bc.Matched, ", ")
+			}
+		}
+		v.Bullets = append(v.Bullets, item)
+	}
+	for i, p := range t.card.Pitfalls {
+		item := views.MockCheckItem{Index: i, Block: p, Checked: containsInt(a.PitfallsHit, i)}
+		if a.Typed != "" && i < len(check.Pitfalls) && check.Pitfalls[i].Flagged {
+			item.Why = "flagged: your answer says " + strings.Join(check.Pitfalls[i].Matched, ", ")
+		}
+		v.Pitfalls = append(v.Pitfalls, item)
+	}
+	return v
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// typedText reads the optional typed answer, trimmed and capped.
+func typedText(r *http.Request) string {
+	t := strings.TrimSpace(r.PostFormValue("typed"))
+	if utf8.RuneCountInString(t) > maxTyped {
+		t = string([]rune(t)[:maxTyped])
+	}
+	return t
+}
+
+// clockUsed is the server's measure of an answer: the time since it was shown. Under a strict
+// clock the answer stops at the target; text arriving after the grace period is dropped.
+func clockUsed(shown, now time.Time, target time.Duration, strict bool, typed string) (time.Duration, bool, string) {
+	used := max(now.Sub(shown), 0)
+	if !strict || used < target {
+		return used, false, typed
+	}
+	if used > target+mockGrace {
+		typed = ""
+	}
+	return target, true, typed
+}
+
+func (s *Server) mockAnswer(w http.ResponseWriter, r *http.Request) {
+	t := s.loadTurn(w, r)
+	if t == nil {
+		return
+	}
+	if !t.a.AnsweredAt.IsZero() || t.a.ShownAt.IsZero() {
+		http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
+		return
+	}
+	now := s.now()
+	used, expired, typed := clockUsed(t.a.ShownAt, now, t.a.Target, t.strict(), typedText(r))
+	s.submitMain(w, r, t, store.MockSubmission{At: now, Used: used, Expired: expired, Typed: typed})
+}
+
+// submitMain stores the answer with the heuristic's ticks and moves on to the review.
+func (s *Server) submitMain(w http.ResponseWriter, r *http.Request, t *mockTurn, sub store.MockSubmission) {
+	if sub.Typed != "" {
+		check := mock.CheckAnswer(t.card, sub.Typed)
+		sub.Covered, sub.Pitfalls = check.Covered(), check.Flagged()
+	}
+	if err := s.db.SubmitMockAnswer(r.Context(), t.sess.ID, t.pos, sub); err != nil && !errors.Is(err, store.ErrConflict) {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
+}
+
+// checklist reads the ticked boxes named name, each an index below n.
+func checklist(r *http.Request, name string, n int) ([]int, error) {
+	var out []int
+	for _, v := range r.PostForm[name] {
+		i, err := strconv.Atoi(v)
+		if err != nil || i < 0 || i >= n {
+			return nil, errStatus(http.StatusBadRequest, fmt.Sprintf("The checklist item %q does not exist on this card.", v))
+		}
+		if !containsInt(out, i) {
+			out = append(out, i)
+		}
+	}
+	return out, nil
+}
+
+// saveChecklist stores the corrected checklists posted with the review form.
+func (s *Server) saveChecklist(r *http.Request, t *mockTurn) error {
+	covered, err := checklist(r, "covered", len(t.card.Answer))
+	if err != nil {
+		return err
+	}
+	pitfalls, err := checklist(r, "pitfall", len(t.card.Pitfalls))
+	if err != nil {
+		return err
+	}
+	err = s.db.SaveMockChecklist(r.Context(), t.sess.ID, t.pos, covered, pitfalls)
+	if errors.Is(err, store.ErrConflict) {
+		return nil // already rated meanwhile: nothing left to correct
+	}
+	return err
+}
+
+func (s *Server) mockCheck(w http.ResponseWriter, r *http.Request) {
+	t := s.loadTurn(w, r)
+	if t == nil {
+		return
+	}
+	if t.a.AnsweredAt.IsZero() || t.a.Checked {
+		http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
+		return
+	}
+	if err := s.saveChecklist(r, t); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
+}
+
+func (s *Server) mockFollowUp(w http.ResponseWriter, r *http.Request) {
+	t := s.loadTurn(w, r)
+	if t == nil {
+		return
+	}
+	a := t.a
+	if a.FollowUpShownAt.IsZero() || !a.FollowUpAnsweredAt.IsZero() {
+		http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
+		return
+	}
+	now := s.now()
+	used, _, typed := clockUsed(a.FollowUpShownAt, now, a.FollowUpTarget, t.strict(), typedText(r))
+	s.submitFollowUp(w, r, t, now, used, typed)
+}
+
+func (s *Server) submitFollowUp(w http.ResponseWriter, r *http.Request, t *mockTurn, now time.Time, used time.Duration, typed string) {
+	if err := s.db.SubmitFollowUp(r.Context(), t.sess.ID, t.pos, now, used, typed); err != nil && !errors.Is(err, store.ErrConflict) {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
+}
+
+func (s *Server) mockRate(w http.ResponseWriter, r *http.Request) {
+	t := s.loadTurn(w, r)
+	if t == nil {
+		return
+	}
+	rating, err := strconv.Atoi(r.PostFormValue("rating"))
+	if err != nil || !srs.Rating(rating).Valid() {
+		s.fail(w, r, errStatus(http.StatusBadRequest, "The rating must be 1 (again), 2 (hard), 3 (good) or 4 (easy)."))
+		return
+	}
+	a, ctx, now := t.a, r.Context(), s.now()
+	if t.hasFollowUp() {
+		if !a.Checked || a.FollowUpAnsweredAt.IsZero() { // the follow-up comes first
+			http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
+			return
+		}
+	} else if a.AnsweredAt.IsZero() {
+		http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
+		return
+	} else if !a.Checked && r.PostFormValue("checklist") != "" {
+		if err := s.saveChecklist(r, t); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	}
+	err = s.db.ClaimMockRating(ctx, t.sess.ID, t.pos, rating, now)
+	if errors.Is(err, store.ErrConflict) {
+		http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
+		return
+	} else if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if t.sess.Settings.RecordReviews {
+		s.recordMockReview(r, t, srs.Rating(rating), now)
+	}
+	if t.pos == len(t.sess.Answers)-1 {
+		if err := s.db.FinishMockSession(ctx, t.sess.ID, store.MockFinished, now); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		http.Redirect(w, r, mockURL(t.sess.ID, "/summary"), http.StatusSeeOther)
+		return
+	}
+	http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
+}
+
+// recordMockReview feeds the rating to the study schedule. The mock carries on if it fails:
+// the rating is already saved, and the summary shows the review as not recorded.
+func (s *Server) recordMockReview(r *http.Request, t *mockTurn, rating srs.Rating, now time.Time) {
+	ctx := r.Context()
+	states, err := s.db.CardStates(ctx, t.u.ID)
+	if err == nil {
+		before := states[t.card.ID]
+		after := mockScheduler(t.u).Review(before, rating, now)
+		var id int64
+		id, err = s.db.RecordReview(ctx, t.u.ID, t.card.ID, before, after, rating, now, t.a.Used.Milliseconds(), store.ModeMock)
+		if err == nil {
+			err = s.db.SetMockReviewLog(ctx, t.sess.ID, t.pos, id)
+		}
+	}
+	if err != nil {
+		s.log.WarnContext(ctx, "mock review not recorded", "session", t.sess.ID, "card", t.card.ID, "err", err)
+	}
+}
+
+func (s *Server) mockAbandon(w http.ResponseWriter, r *http.Request) {
+	sess, err := s.loadMockSession(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if sess.Status == store.MockActive {
+		if err := s.db.FinishMockSession(r.Context(), sess.ID, store.MockAbandoned, s.now()); err != nil && !errors.Is(err, store.ErrNotFound) {
+			s.fail(w, r, err)
+			return
+		}
+	}
+	http.Redirect(w, r, mockURL(sess.ID, "/summary"), http.StatusSeeOther)
+}

@@ -1,0 +1,158 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rehearse/rehearse/internal/mock"
+	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/views"
+)
+
+// mockRows scores every question of a session; only rated questions count.
+func (s *Server) mockRows(sess *store.MockSession) []views.MockSummaryRow {
+	d := s.deck()
+	rows := make([]views.MockSummaryRow, 0, len(sess.Answers))
+	for _, a := range sess.Answers {
+		row := views.MockSummaryRow{Pos: a.Position, CardID: a.CardID, Used: a.Used, Target: a.Target,
+			Expired: a.Expired, Covered: len(a.Covered), PitfallsHit: len(a.PitfallsHit), Rating: a.Rating,
+			Answered: a.Rating > 0, Recorded: a.ReviewLogID > 0}
+		bullets := row.Covered
+		if c, ok := d.Card(a.CardID); ok {
+			row.Card = c
+			bullets = len(c.Answer)
+			if a.FollowUpIndex >= 0 && a.FollowUpIndex < len(c.FollowUps) && !a.FollowUpAnsweredAt.IsZero() {
+				row.FollowUp = c.FollowUps[a.FollowUpIndex].Question
+				row.FollowUpUsed, row.FollowUpTarget = a.FollowUpUsed, a.FollowUpTarget
+			}
+		}
+		row.Bullets = bullets
+		if row.Answered {
+			row.Score = mock.Score(mock.Result{Bullets: bullets, Covered: row.Covered, PitfallsHit: row.PitfallsHit,
+				Used: a.Used, Target: a.Target, Rating: a.Rating})
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// sameQuestionsLink rebuilds the setup for a seeded session, so others get the same questions.
+func sameQuestionsLink(st store.MockSettings) string {
+	if !st.Seeded {
+		return ""
+	}
+	q := url.Values{}
+	q.Set("seed", strconv.FormatUint(st.Seed, 10))
+	q["topic"] = st.Topics
+	q["tag"] = st.Tags
+	q.Set("n", strconv.Itoa(st.N))
+	q.Set("depth", st.Depth)
+	q.Set("clock", st.Clock)
+	if st.FollowUps {
+		q.Set("followups", "1")
+	}
+	if st.Target > 0 {
+		q.Set("timer", strconv.Itoa(int(st.Target/time.Second)))
+	}
+	return "/mock/new?" + q.Encode()
+}
+
+func (s *Server) mockSummary(w http.ResponseWriter, r *http.Request) {
+	sess, err := s.loadMockSession(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	v := views.MockSummary{ID: sess.ID, Status: sess.Status, Created: sess.CreatedAt, Rows: s.mockRows(sess),
+		Explanation: mock.ScoreExplanation, SameLink: sameQuestionsLink(sess.Settings), Recording: sess.Settings.RecordReviews}
+	var scores []float64
+	for i := range v.Rows {
+		row := &v.Rows[i]
+		if !row.Answered {
+			continue
+		}
+		scores = append(scores, row.Score)
+		if v.Strongest == nil || row.Score > v.Strongest.Score {
+			v.Strongest = row
+		}
+		if v.Weakest == nil || row.Score < v.Weakest.Score {
+			v.Weakest = row
+		}
+	}
+	v.Answered, v.Overall = len(scores), mock.Overall(scores)
+	if len(scores) < 2 { // with one answer, strongest and weakest say nothing
+		v.Strongest, v.Weakest = nil, nil
+	}
+	s.render(w, r, http.StatusOK, views.MockSummaryPage(s.mockPage(r, "Mock interview summary"), v))
+}
+
+// mockHistoryLimit bounds the history page and its chart.
+const mockHistoryLimit = 50
+
+func (s *Server) mockHistory(w http.ResponseWriter, r *http.Request) {
+	u := userFrom(r.Context())
+	sessions, err := s.db.MockHistory(r.Context(), u.ID, mockHistoryLimit, s.now())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	var v views.MockHistory
+	var trend []trendSession
+	for _, sess := range sessions {
+		row := views.MockHistoryRow{ID: sess.ID, Created: sess.CreatedAt, Status: sess.Status, N: len(sess.Answers)}
+		var scores []float64
+		var used, target time.Duration
+		for _, q := range s.mockRows(sess) {
+			if q.Answered {
+				scores = append(scores, q.Score)
+				used += q.Used
+				target += q.Target
+			}
+		}
+		row.Answered, row.Time, row.HasScore = len(scores), used, len(scores) > 0
+		row.Score = mock.Overall(scores)
+		v.Rows = append(v.Rows, row)
+		if row.HasScore {
+			trend = append(trend, trendSession{at: sess.CreatedAt, score: row.Score, ratio: float64(used) / float64(max(target, 1))})
+		}
+	}
+	v.Trend = trendChart(trend)
+	s.render(w, r, http.StatusOK, views.MockHistoryPage(s.mockPage(r, "Mock interview history"), v))
+}
+
+type trendSession struct {
+	at    time.Time
+	score float64 // 0..100
+	ratio float64 // time used over target
+}
+
+// trendChart lays sessions (given newest first) out oldest to newest: the score on a 0–100
+// axis and the time used as a share of the target, scaled so the largest share fits.
+func trendChart(sessions []trendSession) views.MockTrend {
+	const w, h, left, right, top, bottom = 600.0, 220.0, 30.0, 10.0, 10.0, 20.0
+	t := views.MockTrend{W: w, H: h, MaxRatio: 1}
+	for _, s := range sessions {
+		t.MaxRatio = max(t.MaxRatio, s.ratio)
+	}
+	n := len(sessions)
+	var score, tm []string
+	for i := range sessions {
+		s := sessions[n-1-i]
+		x := left
+		if n > 1 {
+			x += float64(i) * (w - left - right) / float64(n-1)
+		}
+		sy := top + (h-top-bottom)*(1-s.score/100)
+		ty := top + (h-top-bottom)*(1-s.ratio/t.MaxRatio)
+		t.Points = append(t.Points, views.TrendPoint{X: x, ScoreY: sy, TimeY: ty,
+			Label: fmt.Sprintf("%s: score %.0f, time %.0f%% of target", s.at.Format("2 Jan 15:04"), s.score, 100*s.ratio)})
+		score = append(score, fmt.Sprintf("%.1f,%.1f", x, sy))
+		tm = append(tm, fmt.Sprintf("%.1f,%.1f", x, ty))
+	}
+	t.Score, t.Time = strings.Join(score, " "), strings.Join(tm, " ")
+	return t
+}
