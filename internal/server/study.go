@@ -1,20 +1,349 @@
 package server
 
 import (
+	"errors"
 	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+	_ "time/tzdata" // time zone names must validate even on hosts without a zoneinfo database
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/srs"
+	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
-// Study feature (placeholder until it lands).
+// maxAnswerTime caps the recorded time taken: a tab left open overnight is not an 8-hour answer.
+const maxAnswerTime = time.Hour
 
-func (s *Server) studyRoutes(r chi.Router) {}
+func (s *Server) studyRoutes(r chi.Router) {
+	r.Group(func(r chi.Router) {
+		r.Use(s.requireUser)
+		r.Get("/study", s.study)
+		r.Post("/study/answer", s.studyAnswer)
+		r.Post("/study/undo", s.studyUndo)
+		r.Get("/settings", s.settingsPage)
+		r.Post("/settings", s.saveSettings)
+		r.Get("/stats", s.stats)
+	})
+}
+
+// locations caches loaded time zones: LoadLocation reads and parses zoneinfo on every call.
+var locations sync.Map // name → *time.Location
+
+// userLocation is the user's time zone, UTC when unset or unknown.
+func userLocation(u *store.User) *time.Location {
+	name := u.Settings.TimeZone
+	if v, ok := locations.Load(name); ok {
+		return v.(*time.Location)
+	}
+	loc, err := loadZone(name)
+	if err != nil {
+		return time.UTC
+	}
+	locations.Store(name, loc)
+	return loc
+}
+
+// loadZone accepts IANA names only: "" and "Local" would silently mean the server's zone.
+func loadZone(name string) (*time.Location, error) {
+	if name == "" || name == "Local" || len(name) > 64 {
+		return nil, errors.New("not an IANA time zone name")
+	}
+	return time.LoadLocation(name)
+}
+
+// scheduler is FSRS with the user's desired retention.
+func scheduler(u *store.User) srs.Scheduler {
+	sc := srs.DefaultScheduler()
+	if r := u.Settings.DesiredRetention; r > 0 && r < 1 {
+		sc.DesiredRetention = r
+	}
+	return sc
+}
+
+// studyScope resolves ?topic= or ?tag= (query or form) to the cards to study, in deck order.
+func (s *Server) studyScope(r *http.Request) ([]*deck.Card, views.StudyFilter, error) {
+	d := s.deck()
+	if slug := r.FormValue("topic"); slug != "" {
+		t, ok := d.TopicBySlug(slug)
+		if !ok {
+			return nil, views.StudyFilter{}, errStatus(http.StatusNotFound, "There is no topic called “"+slug+"”.")
+		}
+		return t.Cards, views.StudyFilter{Topic: slug, Label: t.Name}, nil
+	}
+	if tag := r.FormValue("tag"); tag != "" {
+		var cards []*deck.Card
+		for _, c := range d.Cards {
+			if slices.Contains(c.Tags, tag) {
+				cards = append(cards, c)
+			}
+		}
+		if len(cards) == 0 {
+			return nil, views.StudyFilter{}, errStatus(http.StatusNotFound, "No card has the tag “"+tag+"”.")
+		}
+		return cards, views.StudyFilter{Tag: tag, Label: "tag " + tag}, nil
+	}
+	return d.Cards, views.StudyFilter{}, nil
+}
+
+// studyURL is /study keeping the session's filter, plus extra query fields.
+func studyURL(f views.StudyFilter, extra url.Values) string {
+	q := url.Values{}
+	if f.Topic != "" {
+		q.Set("topic", f.Topic)
+	}
+	if f.Tag != "" {
+		q.Set("tag", f.Tag)
+	}
+	for k, v := range extra {
+		q[k] = v
+	}
+	if len(q) == 0 {
+		return "/study"
+	}
+	return "/study?" + q.Encode()
+}
+
+// queueFor builds the user's queue over cards at now.
+func (s *Server) queueFor(r *http.Request, u *store.User, cards []*deck.Card, states map[string]srs.Card, now time.Time) (studyQueue, error) {
+	loc := userLocation(u)
+	today := store.DayStart(store.StudyDay(now, loc), loc)
+	newToday, err := s.db.NewIntroducedSince(r.Context(), u.ID, today)
+	if err != nil {
+		return studyQueue{}, err
+	}
+	return buildQueue(queueInput{Cards: cards, States: states, Now: now, Loc: loc,
+		NewLimit: u.Settings.NewPerDay, NewToday: newToday}), nil
+}
+
+func (s *Server) study(w http.ResponseWriter, r *http.Request) {
+	ctx, u, now := r.Context(), userFrom(r.Context()), s.now()
+	cards, filter, err := s.studyScope(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	states, err := s.db.CardStates(ctx, u.ID)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	q, err := s.queueFor(r, u, cards, states, now)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	v := views.StudyPage{Filter: filter, Learning: len(q.Learning), Review: len(q.Review), New: len(q.New),
+		Depth: u.Settings.DefaultDepth}
+	v.Card = q.Next()
+	// ?card= pins a card: the reveal form and an undo bring back the exact card they concern.
+	if id := r.URL.Query().Get("card"); id != "" {
+		if c, ok := s.deck().Card(id); ok {
+			v.Card = c
+		}
+	}
+	if last, err := s.db.LastStudyReview(ctx, u.ID); err == nil {
+		v.UndoQuestion = last.CardID
+		if c, ok := s.deck().Card(last.CardID); ok {
+			v.UndoQuestion = c.Question
+		}
+	} else if !errors.Is(err, store.ErrNotFound) {
+		s.fail(w, r, err)
+		return
+	}
+	if v.Card == nil {
+		v.NextDue = nextDueText(q.NextAt, now, userLocation(u))
+		s.renderStudy(w, r, v)
+		return
+	}
+	st := states[v.Card.ID]
+	v.Kind = queueKind(st)
+	v.Reps = st.Reps
+	v.Revealed = r.URL.Query().Get("reveal") == "1"
+	v.ShownAt = now.UnixMilli()
+	if t, err := strconv.ParseInt(r.URL.Query().Get("shown_at"), 10, 64); err == nil && v.Revealed {
+		if at := time.UnixMilli(t); !at.After(now) && now.Sub(at) <= maxAnswerTime {
+			v.ShownAt = t
+		}
+	}
+	for i, c := range scheduler(u).Preview(st, now) {
+		rating := srs.Rating(i + 1)
+		v.Buttons = append(v.Buttons, views.StudyButton{Rating: int(rating), Label: ratingLabel(rating),
+			Interval: srs.FormatInterval(c.Due.Sub(now))})
+	}
+	s.renderStudy(w, r, v)
+}
+
+func (s *Server) renderStudy(w http.ResponseWriter, r *http.Request, v views.StudyPage) {
+	p := s.page(r, "Study", "study.js")
+	p.CSS = append(p.CSS, s.assets.URL("study.css"))
+	s.render(w, r, http.StatusOK, views.Study(p, v))
+}
+
+func queueKind(c srs.Card) string {
+	switch c.State {
+	case srs.Learning, srs.Relearning:
+		return "learning"
+	case srs.Review:
+		return "review"
+	}
+	return "new"
+}
+
+func ratingLabel(r srs.Rating) string {
+	return [...]string{"Again", "Hard", "Good", "Easy"}[r-1]
+}
+
+// nextDueText says when the next card comes due, relative and in the user's clock.
+func nextDueText(at, now time.Time, loc *time.Location) string {
+	if at.IsZero() {
+		return "Nothing else is scheduled. Add new cards per day in settings, or study another topic."
+	}
+	return "The next card is due in " + srs.FormatInterval(at.Sub(now)) + " (" + whenText(at, now, loc) + ")."
+}
+
+// whenText names a moment in the user's zone: "today 10:18", "tomorrow 04:00", "Tue 3 Nov 2026".
+func whenText(t, now time.Time, loc *time.Location) string {
+	lt, ln := t.In(loc), now.In(loc)
+	y, m, d := lt.Date()
+	switch ny, nm, nd := ln.Date(); {
+	case y == ny && m == nm && d == nd:
+		return "today " + lt.Format("15:04")
+	case ln.AddDate(0, 0, 1).Format(time.DateOnly) == lt.Format(time.DateOnly):
+		return "tomorrow " + lt.Format("15:04")
+	}
+	return lt.Format("Mon 2 Jan 2006, 15:04")
+}
+
+func (s *Server) studyAnswer(w http.ResponseWriter, r *http.Request) {
+	ctx, u, now := r.Context(), userFrom(r.Context()), s.now()
+	_, filter, err := s.studyScope(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	c, ok := s.deck().Card(r.PostFormValue("card"))
+	if !ok {
+		s.fail(w, r, errStatus(http.StatusNotFound, "That card is not in the deck any more."))
+		return
+	}
+	n, err := strconv.Atoi(r.PostFormValue("rating"))
+	rating := srs.Rating(n)
+	if err != nil || !rating.Valid() {
+		s.fail(w, r, errStatus(http.StatusUnprocessableEntity, "Choose a rating from 1 (again) to 4 (easy)."))
+		return
+	}
+	var took time.Duration
+	if ms, err := strconv.ParseInt(r.PostFormValue("shown_at"), 10, 64); err == nil {
+		took = min(max(now.Sub(time.UnixMilli(ms)), 0), maxAnswerTime)
+	}
+	before, _, err := s.db.CardState(ctx, u.ID, c.ID)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	// The form carries the answer count it was shown with: a second submit of the same form
+	// (double click, back button) must not answer the card twice.
+	if reps, err := strconv.Atoi(r.PostFormValue("reps")); err == nil && reps != before.Reps {
+		http.Redirect(w, r, studyURL(filter, nil), http.StatusSeeOther)
+		return
+	}
+	after := scheduler(u).Review(before, rating, now)
+	_, err = s.db.RecordReview(ctx, u.ID, c.ID, before, after, rating, now, took.Milliseconds(), store.ModeStudy)
+	if err != nil && !errors.Is(err, store.ErrConflict) {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, studyURL(filter, nil), http.StatusSeeOther)
+}
+
+func (s *Server) studyUndo(w http.ResponseWriter, r *http.Request) {
+	_, filter, err := s.studyScope(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	id, err := s.db.UndoLast(r.Context(), userFrom(r.Context()).ID, s.now())
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		http.Redirect(w, r, studyURL(filter, nil), http.StatusSeeOther)
+	case errors.Is(err, store.ErrConflict):
+		s.fail(w, r, errStatus(http.StatusConflict, "That answer can no longer be undone: the card was answered again in a mock interview since."))
+	case err != nil:
+		s.fail(w, r, err)
+	default:
+		http.Redirect(w, r, studyURL(filter, url.Values{"card": {id}}), http.StatusSeeOther)
+	}
+}
 
 // dueByTopic counts the signed-in user's due cards per topic slug (empty when signed out).
-func (s *Server) dueByTopic(r *http.Request) (map[string]int, error) { return nil, nil }
+func (s *Server) dueByTopic(r *http.Request) (map[string]int, error) {
+	u := userFrom(r.Context())
+	if u == nil {
+		return nil, nil
+	}
+	states, err := s.db.CardStates(r.Context(), u.ID)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	end := dayEnd(now, userLocation(u))
+	out := map[string]int{}
+	for _, t := range s.deck().Topics() {
+		for _, c := range t.Cards {
+			if st, ok := states[c.ID]; ok && isDue(st, now, end) {
+				out[t.Slug]++
+			}
+		}
+	}
+	return out, nil
+}
 
 // cardProgress renders the user's spaced-repetition state for a card on its page.
-func (s *Server) cardProgress(r *http.Request, c *deck.Card) (views.Slot, error) { return nil, nil }
+func (s *Server) cardProgress(r *http.Request, c *deck.Card) (views.Slot, error) {
+	u := userFrom(r.Context())
+	if u == nil {
+		return nil, nil
+	}
+	ctx, now, loc := r.Context(), s.now(), userLocation(u)
+	st, ok, err := s.db.CardState(ctx, u.ID, c.ID)
+	if err != nil {
+		return nil, err
+	}
+	hist, err := s.db.ReviewHistory(ctx, u.ID, c.ID)
+	if err != nil {
+		return nil, err
+	}
+	v := views.ProgressView{Studied: ok && st.State != srs.New}
+	if v.Studied {
+		v.State = st.State.String()
+		v.Due = whenText(st.Due, now, loc)
+		if st.Due.After(now) {
+			v.Due += " (in " + srs.FormatInterval(st.Due.Sub(now)) + ")"
+		} else {
+			v.Due += " (due now)"
+		}
+		v.Stability = strconv.FormatFloat(st.Stability, 'f', 2, 64) + " days"
+		v.Difficulty = strconv.FormatFloat(st.Difficulty, 'f', 2, 64) + " of 10"
+		v.Retrievability = strconv.FormatFloat(100*scheduler(u).Retrievability(st, now), 'f', 1, 64) + " %"
+		v.Reps, v.Lapses = st.Reps, st.Lapses
+	}
+	for i := len(hist) - 1; i >= 0; i-- { // newest first
+		h := hist[i]
+		v.History = append(v.History, views.HistoryRow{
+			When:        h.ReviewedAt.In(loc).Format("2 Jan 2006 15:04"),
+			Rating:      ratingLabel(h.Rating),
+			StateBefore: h.Before.State.String(),
+			Interval:    srs.FormatInterval(time.Duration(h.ScheduledDays * float64(24*time.Hour))),
+			Took:        srs.FormatInterval(time.Duration(h.DurationMS) * time.Millisecond),
+			Mode:        h.Mode,
+		})
+	}
+	return views.CardProgress(v), nil
+}

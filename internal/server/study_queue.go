@@ -1,0 +1,112 @@
+package server
+
+import (
+	"sort"
+	"time"
+
+	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/srs"
+	"github.com/rehearse/rehearse/internal/store"
+)
+
+// learnAhead lets a learning card due within this long be shown when nothing else is left, as
+// Anki does, rather than ending the session for a card due in a few minutes.
+const learnAhead = 20 * time.Minute
+
+// queueInput is everything the study queue depends on; building it is pure.
+type queueInput struct {
+	Cards    []*deck.Card        // candidates in deck order (already filtered by topic or tag)
+	States   map[string]srs.Card // the user's stored states by card id
+	Now      time.Time
+	Loc      *time.Location // the user's time zone
+	NewLimit int            // new cards per day
+	NewToday int            // new cards already introduced this study day
+}
+
+// studyQueue is what is left to study now, each part in the order it is shown.
+type studyQueue struct {
+	Learning []*deck.Card // learning and relearning cards due now, by due time
+	Review   []*deck.Card // review cards due by the end of the study day, by due time
+	New      []*deck.Card // new cards in deck order, within the day's remaining limit
+	// NextAt is when something next becomes due (zero when nothing ever will): shown once the
+	// queue is empty.
+	NextAt time.Time
+}
+
+// Next returns the card to show now, or nil when the session is over.
+func (q studyQueue) Next() *deck.Card {
+	for _, part := range [][]*deck.Card{q.Learning, q.Review, q.New} {
+		if len(part) > 0 {
+			return part[0]
+		}
+	}
+	return nil
+}
+
+// dayEnd is the instant the study day containing now ends in loc (the next 04:00).
+func dayEnd(now time.Time, loc *time.Location) time.Time {
+	return store.DayStart(store.StudyDay(now, loc).AddDate(0, 0, 1), loc)
+}
+
+// isDue reports whether a stored card belongs in today's queue: a learning card due now, or a
+// review card due before the study day ends.
+func isDue(c srs.Card, now, end time.Time) bool {
+	switch c.State {
+	case srs.Learning, srs.Relearning:
+		return !c.Due.After(now)
+	case srs.Review:
+		return c.Due.Before(end)
+	}
+	return false
+}
+
+func buildQueue(in queueInput) studyQueue {
+	var q studyQueue
+	end := dayEnd(in.Now, in.Loc)
+	newLeft := max(in.NewLimit-in.NewToday, 0)
+	var ahead []*deck.Card // learning cards due soon, used only if nothing else is left
+	var next time.Time
+	later := func(t time.Time) {
+		if next.IsZero() || t.Before(next) {
+			next = t
+		}
+	}
+	for _, c := range in.Cards {
+		st, seen := in.States[c.ID]
+		switch {
+		case !seen || st.State == srs.New:
+			if len(q.New) < newLeft {
+				q.New = append(q.New, c)
+			} else if in.NewLimit > 0 {
+				later(end) // tomorrow's allowance
+			}
+		case isDue(st, in.Now, end):
+			if st.State == srs.Review {
+				q.Review = append(q.Review, c)
+			} else {
+				q.Learning = append(q.Learning, c)
+			}
+		case st.State == srs.Review:
+			// A review card becomes due when the study day holding its due time begins.
+			later(store.DayStart(store.StudyDay(st.Due, in.Loc), in.Loc))
+		default:
+			if st.Due.Sub(in.Now) <= learnAhead {
+				ahead = append(ahead, c)
+			}
+			later(st.Due)
+		}
+	}
+	byDue := func(cs []*deck.Card) {
+		sort.SliceStable(cs, func(i, j int) bool { return in.States[cs[i].ID].Due.Before(in.States[cs[j].ID].Due) })
+	}
+	byDue(q.Learning)
+	byDue(q.Review)
+	if q.Next() == nil && len(ahead) > 0 {
+		byDue(ahead)
+		q.Learning = ahead
+	}
+	if q.Next() == nil {
+		q.NextAt = next
+	}
+	return q
+}
