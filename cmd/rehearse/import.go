@@ -60,10 +60,13 @@ func cmdImport(ctx context.Context, args []string, getenv func(string) string, i
 		used[name] = true
 		if name != id {
 			// The id in the front matter must match, or check would report a duplicate.
-			md = []byte(strings.Replace(string(md), "id: "+id+"\n", "id: "+name+"\n", 1))
+			md = renameID(md, name)
 		}
 		if *outDir == "" {
 			if fl.NArg() > 1 {
+				if len(used) > 1 {
+					fmt.Fprintln(io.out)
+				}
 				fmt.Fprintf(io.out, "==> %s.md (from %s) <==\n", name, file)
 			}
 			_, _ = io.out.Write(md)
@@ -81,6 +84,13 @@ func cmdImport(ctx context.Context, args []string, getenv func(string) string, i
 		return exitError{1}
 	}
 	return nil
+}
+
+// renameID rewrites the id line of an imported card's front matter (always its second line).
+func renameID(md []byte, id string) []byte {
+	head, rest, _ := strings.Cut(string(md), "\nid: ")
+	_, rest, _ = strings.Cut(rest, "\n")
+	return []byte(head + "\nid: " + id + "\n" + rest)
 }
 
 // writeNew writes a file that must not exist yet, so an import never clobbers an edited card.

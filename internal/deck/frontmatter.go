@@ -81,7 +81,7 @@ func parseFrontMatter(e *errs, src []byte, offset int, c *Card) {
 		seen[key] = line
 		switch key {
 		case "id":
-			if s, ok := yamlString(e, mv.Value, "id", line); ok {
+			if s, ok := idString(e, mv.Value, line); ok {
 				if !validSlug(s) {
 					e.add(line, "id %q must be lower-case letters, digits and single hyphens, like connect-eager-rebalancing", s)
 				}
@@ -214,6 +214,17 @@ func parseSimulation(e *errs, n ast.Node, line int, at func(ast.Node) int) *Simu
 		}
 	}
 	return sim
+}
+
+// idString accepts an unquoted all-digit id such as 2024, which YAML reads as a number.
+func idString(e *errs, n ast.Node, line int) (string, bool) {
+	switch v := unwrap(n).(type) {
+	case *ast.IntegerNode:
+		return v.Token.Value, true
+	case *ast.FloatNode:
+		return v.Token.Value, true
+	}
+	return yamlString(e, n, "id", line)
 }
 
 // yamlString returns a scalar string value, reporting any other type.

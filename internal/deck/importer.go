@@ -18,6 +18,7 @@ func Import(name string, src []byte) (md []byte, id string, problems []Error) {
 	im := &importer{e: errs{file: name}}
 	im.read(src)
 	c := im.build()
+	im.e.list.Sort()
 	return c, im.id, im.e.list
 }
 
@@ -352,7 +353,7 @@ func (im *importer) build() []byte {
 
 	var b strings.Builder
 	b.WriteString("---\n")
-	fmt.Fprintf(&b, "id: %s\n", im.id)
+	fmt.Fprintf(&b, "id: %s\n", yamlID(im.id))
 	fmt.Fprintf(&b, "question: %s\n", strconv.Quote(q))
 	fmt.Fprintf(&b, "topic: %s\n", strconv.Quote(topic))
 	b.WriteString("tags: [imported]\n")
@@ -452,6 +453,18 @@ func (im *importer) expectedLine(label string) int {
 	return max(im.lastLine, 1)
 }
 
+// yamlID quotes an id that YAML would otherwise read as a number, boolean or null.
+func yamlID(id string) string {
+	if _, err := strconv.ParseFloat(id, 64); err == nil {
+		return strconv.Quote(id)
+	}
+	switch id {
+	case "true", "false", "null", "yes", "no", "on", "off", "y", "n", "inf", "nan":
+		return strconv.Quote(id)
+	}
+	return id
+}
+
 func writeParas(b *strings.Builder, paras []string) {
 	for i, p := range paras {
 		if i > 0 {
@@ -526,7 +539,7 @@ var stopWords = map[string]bool{
 	"a": true, "an": true, "the": true, "and": true, "or": true, "of": true, "to": true, "in": true,
 	"on": true, "for": true, "with": true, "is": true, "are": true, "was": true, "be": true,
 	"what": true, "why": true, "how": true, "when": true, "which": true, "who": true, "does": true,
-	"do": true, "did": true, "can": true, "you": true, "your": true, "it": true, "its": true,
+	"do": true, "did": true, "can": true, "should": true, "would": true, "could": true, "you": true, "your": true, "it": true, "its": true,
 	"explain": true, "describe": true, "difference": true, "between": true, "vs": true, "versus": true,
 	"about": true, "there": true, "this": true, "that": true, "from": true, "by": true, "as": true,
 }

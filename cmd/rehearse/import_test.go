@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rehearse/rehearse/internal/deck"
+)
+
+func runImport(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err = cmdImport(context.Background(), args, func(string) string { return "" }, stdio{strings.NewReader(""), &out, &errb})
+	return out.String(), errb.String(), err
+}
+
+func fixture(name string) string {
+	return filepath.Join("..", "..", "internal", "deck", "testdata", "import", name)
+}
+
+func TestImportToStdout(t *testing.T) {
+	out, stderr, err := runImport(t, fixture("complete.txt"))
+	if err != nil || stderr != "" {
+		t.Fatalf("err=%v stderr=%q", err, stderr)
+	}
+	if _, errs := deck.Parse("x.md", []byte(out)); errs != nil {
+		t.Errorf("stdout is not one valid card: %v\n%s", errs, out)
+	}
+}
+
+func TestImportToDirReportsProblemsAndUnreadableFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	missing := filepath.Join(t.TempDir(), "nope.txt")
+	// The same input twice must not overwrite its own card: the second gets a suffixed id.
+	out, stderr, err := runImport(t, "-o", dir, fixture("nopitfalls.txt"), missing, fixture("nopitfalls.txt"))
+	var ee exitError
+	if !errors.As(err, &ee) || ee.code != 1 {
+		t.Fatalf("err = %v, want exit 1 for the unreadable input", err)
+	}
+	if !strings.Contains(stderr, fixture("nopitfalls.txt")+":15: no pitfalls; wrote a TODO placeholder") ||
+		!strings.Contains(stderr, "nope.txt") {
+		t.Errorf("stderr = %q", stderr)
+	}
+	if strings.Count(out, " -> ") != 2 {
+		t.Errorf("stdout = %q", out)
+	}
+	d, err := deck.LoadDir(dir, deck.Options{})
+	if err != nil {
+		t.Fatalf("imported cards do not load as a deck: %v", err)
+	}
+	if _, ok := d.Card("consumer-group-generation-2"); !ok || d.Len() != 2 {
+		t.Errorf("cards: %d, want consumer-group-generation and consumer-group-generation-2", d.Len())
+	}
+
+	// A second run refuses to overwrite the existing cards.
+	_, stderr, err = runImport(t, "-o", dir, fixture("nopitfalls.txt"))
+	if !errors.As(err, &ee) || !strings.Contains(stderr, "exists") {
+		t.Errorf("overwrite: err=%v stderr=%q", err, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "consumer-group-generation.md")); len(b) == 0 {
+		t.Error("existing card was clobbered")
+	}
+}
+
+func TestImportSeveralToStdoutAreSeparated(t *testing.T) {
+	out, _, err := runImport(t, fixture("timings.txt"), fixture("blanklines.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "==> offsets-committed-onpartitionsrevoked.md (from ") || !strings.Contains(out, "==> max-poll-interval-ms-protect-against.md (from ") {
+		t.Errorf("stdout lacks separators:\n%s", out)
+	}
+}
+
+func TestImportUsage(t *testing.T) {
+	_, stderr, err := runImport(t)
+	var ee exitError
+	if !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(stderr, "usage: rehearse import") {
+		t.Errorf("err=%v stderr=%q", err, stderr)
+	}
+}
