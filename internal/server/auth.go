@@ -2,7 +2,9 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -30,6 +32,17 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimSpace(r.PostFormValue("username"))
 	password := r.PostFormValue("password")
 	next := safeNext(r.PostFormValue("next"))
+	// Throttle before any password check: per account (whether or not it exists, so the answer
+	// reveals nothing) and per client address.
+	keys := []string{accountKey(name), addrKey(s.clientAddr(r).String())}
+	if blocked, wait := s.team.limiter.blocked(s.now(), keys...); blocked {
+		mins := int(wait.Minutes()) + 1
+		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+		s.render(w, r, http.StatusTooManyRequests, views.Login(s.page(r, "Log in"), views.LoginForm{
+			Username: name, Next: next, Err: &views.FormError{Form: fmt.Sprintf(
+				"Too many failed log-in attempts. Wait %d minutes and try again, or ask an administrator for a password-reset link.", mins)}}))
+		return
+	}
 	u, err := s.db.UserByName(r.Context(), name)
 	switch {
 	case err == nil:
@@ -42,6 +55,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		err = auth.ErrMismatch
 	}
 	if errors.Is(err, auth.ErrMismatch) {
+		s.team.limiter.fail(s.now(), keys...)
 		s.render(w, r, http.StatusUnauthorized, views.Login(s.page(r, "Log in"), views.LoginForm{
 			Username: name, Next: next, Err: &views.FormError{Form: "Wrong username or password."}}))
 		return
@@ -50,6 +64,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	s.team.limiter.clear(keys[0])
 	if err := s.startSession(w, r, u); err != nil {
 		s.fail(w, r, err)
 		return

@@ -43,8 +43,8 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 	})
 }
 
-// logRequests writes one slog line per request, naming the route pattern rather than the raw
-// path, and never the query string (it could carry a token).
+// logRequests writes one slog line per request, naming the route pattern and a path with any
+// one-time token redacted (invite.go), and never the query string or headers (cookies).
 func (s *Server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -52,7 +52,7 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		next.ServeHTTP(ww, r)
 		route := chi.RouteContext(r.Context()).RoutePattern()
 		s.log.LogAttrs(r.Context(), levelFor(ww.Status()), "request",
-			slog.String("method", r.Method), slog.String("route", route), slog.String("path", r.URL.Path),
+			slog.String("method", r.Method), slog.String("route", route), slog.String("path", redactedPath(r)),
 			slog.Int("status", ww.Status()), slog.Int("bytes", ww.BytesWritten()),
 			slog.Duration("took", time.Since(start)))
 	})

@@ -11,12 +11,13 @@ import (
 // Handler returns the whole application: every route, behind the shared middleware.
 func (s *Server) Handler() http.Handler {
 	r := chi.NewRouter()
-	r.Use(s.recoverer, s.logRequests, securityHeaders, limitBody(maxBody))
+	r.Use(s.recoverer, s.logRequests, s.instrument, securityHeaders, limitBody(maxBody))
 	r.Use(middleware.Compress(5, "text/html", "text/css", "text/javascript", "application/json", "image/svg+xml"))
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed)
 
 	r.Get("/healthz", s.healthz)
+	r.Get("/readyz", s.readyz) // reload.go
 	r.Handle("/static/*", s.assets)
 
 	r.Group(func(r chi.Router) {

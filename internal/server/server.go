@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"sync/atomic"
 	"time"
 
@@ -23,6 +24,9 @@ type Config struct {
 	Private       bool          // nothing but the login page without a session
 	SessionTTL    time.Duration // how long a login lasts
 	BaseURL       string        // external URL, for links in invites and resets
+
+	TrustedProxies   []netip.Prefix // reverse proxies whose X-Forwarded-For/Proto are believed (proxy.go)
+	MetricsElsewhere bool           // metrics have their own listener, so /metrics is not routed here
 }
 
 // DeckSource hands out the current deck; reloading swaps it atomically.
@@ -61,6 +65,9 @@ func New(cfg Config, db *store.DB, decks DeckSource, assets *web.Assets, log *sl
 	}
 	s := &Server{cfg: cfg, db: db, decks: decks, log: log, assets: assets, now: now}
 	s.initFeatures()
+	if d := decks.Deck(); d != nil {
+		metrics.setDeckSize(d.Len())
+	}
 	return s
 }
 

@@ -1,11 +1,170 @@
 package server
 
-import "github.com/go-chi/chi/v5"
+import (
+	"math"
+	"net/http"
+	"sort"
+	"time"
 
-// Team and administration feature (placeholder until it lands).
+	"github.com/go-chi/chi/v5"
 
-type teamState struct{}
+	"github.com/rehearse/rehearse/internal/mock"
+	"github.com/rehearse/rehearse/internal/srs"
+	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/views"
+)
 
-func (s *Server) initTeam() {}
+// Team and administration: invites, accounts, the admin page, login throttling and the team
+// view. Who may see /team: any signed-in user (admins and members alike) — it is a team tool,
+// and anyone who prefers not to appear hides themselves from /account.
 
-func (s *Server) teamRoutes(r chi.Router) {}
+type teamState struct {
+	limiter *loginLimiter // failed logins per account and per client address
+}
+
+func (s *Server) initTeam() { s.team.limiter = newLoginLimiter() }
+
+func (s *Server) teamRoutes(r chi.Router) {
+	s.inviteRoutes(r)  // invite.go: /invite/{token}, /reset/{token}
+	s.accountRoutes(r) // account.go: /account
+	s.adminRoutes(r)   // admin.go: /admin, /metrics
+	r.With(s.requireUser).Get("/team", s.teamPage)
+}
+
+// masteredStability is the stability (days) from which a card counts as mastered.
+const masteredStability = 21
+
+// weakestShown is how many of the team's weakest cards the page lists.
+const weakestShown = 10
+
+func (s *Server) teamPage(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	now := s.now()
+	users, err := s.db.TeamUsers(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	counts, err := s.db.ReviewCounts(ctx, now.AddDate(0, 0, -7), now.AddDate(0, 0, -30))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	mastered, err := s.db.MasteredCounts(ctx, masteredStability)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	mocks, err := s.db.FinishedMockAnswers(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	states, err := s.db.TeamCardStates(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	vm := views.TeamPage{Hidden: userFrom(ctx).Settings.HideFromTeam}
+	for _, u := range users {
+		m := views.TeamMember{Name: u.Username, Mastered: mastered[u.ID]}
+		if c := counts[u.ID]; c != nil {
+			m.Reviews7, m.Reviews30 = c[0], c[1]
+		}
+		if m.Streak, err = s.streak(r, u, now); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		m.Mocks, m.MockAvg = s.mockScores(mocks[u.ID])
+		vm.Members = append(vm.Members, m)
+	}
+	vm.Rows, vm.Weakest = s.coverage(users, states, now)
+	p := s.page(r, "Team")
+	p.CSS = append(p.CSS, s.assets.URL("team.css"))
+	s.render(w, r, http.StatusOK, views.Team(p, vm))
+}
+
+// streak is the member's current run of study days, in their own time zone.
+func (s *Server) streak(r *http.Request, u *store.User, now time.Time) (int, error) {
+	loc, err := time.LoadLocation(u.Settings.TimeZone)
+	if err != nil {
+		loc = time.UTC
+	}
+	days, err := s.db.DailyActivity(r.Context(), u.ID, now.AddDate(-1, 0, -1), loc)
+	if err != nil {
+		return 0, err
+	}
+	cur, _ := store.Streaks(days, store.StudyDay(now, loc))
+	return cur, nil
+}
+
+// mockScores counts finished mock sessions and averages their overall scores, scoring each
+// answer as the mock summary does (bullets from the current deck).
+func (s *Server) mockScores(answers []store.MockAnswer) (sessions int, avg float64) {
+	if len(answers) == 0 {
+		return 0, 0
+	}
+	d := s.deck()
+	var overall []float64
+	var cur []float64
+	for i, a := range answers {
+		bullets := 0
+		if c, ok := d.Card(a.CardID); ok {
+			bullets = len(c.Answer)
+		}
+		cur = append(cur, mock.Score(mock.Result{Bullets: bullets, Covered: a.Covered, PitfallsHit: a.PitfallsHit,
+			Used: time.Duration(a.UsedMS) * time.Millisecond, Target: time.Duration(a.TargetMS) * time.Millisecond, Rating: a.Rating}))
+		if i == len(answers)-1 || answers[i+1].SessionID != a.SessionID {
+			overall = append(overall, mock.Overall(cur))
+			cur = nil
+		}
+	}
+	return len(overall), mock.Overall(overall)
+}
+
+// coverage builds the cards × members grid of retrievability now, and the cards the team is
+// weakest on: lowest mean retrievability over all shown members (a card a member never studied
+// counts as 0 for them), among cards at least one member has studied.
+func (s *Server) coverage(users []*store.User, states map[int64]map[string]srs.Card, now time.Time) ([]views.TeamRow, []views.TeamWeak) {
+	sch := srs.DefaultScheduler()
+	d := s.deck()
+	var rows []views.TeamRow
+	var weak []views.TeamWeak
+	for _, c := range d.Cards {
+		row := views.TeamRow{CardID: c.ID, Question: c.Question}
+		sum, studied := 0.0, 0
+		for _, u := range users {
+			st, ok := states[u.ID][c.ID]
+			if !ok || st.State == srs.New {
+				row.Cells = append(row.Cells, views.TeamCell{Member: u.Username})
+				continue
+			}
+			rv := sch.Retrievability(st, now)
+			sum += rv
+			studied++
+			row.Cells = append(row.Cells, views.TeamCell{Member: u.Username, Seen: true, Pct: pct(rv)})
+		}
+		rows = append(rows, row)
+		if studied > 0 {
+			weak = append(weak, views.TeamWeak{CardID: c.ID, Question: c.Question,
+				MeanPct: pct(sum / float64(len(users))), Studied: studied, Of: len(users)})
+		}
+	}
+	sort.SliceStable(weak, func(i, j int) bool {
+		if weak[i].MeanPct != weak[j].MeanPct {
+			return weak[i].MeanPct < weak[j].MeanPct
+		}
+		return weak[i].Studied > weak[j].Studied
+	})
+	if len(weak) > weakestShown {
+		weak = weak[:weakestShown]
+	}
+	return rows, weak
+}
+
+func pct(v float64) int {
+	if math.IsNaN(v) {
+		return 0
+	}
+	return int(math.Round(min(max(v, 0), 1) * 100))
+}

@@ -1,0 +1,108 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/rehearse/rehearse/internal/auth"
+	"github.com/rehearse/rehearse/internal/views"
+)
+
+// accountRoutes registers /account for every signed-in user.
+func (s *Server) accountRoutes(r chi.Router) {
+	r.Group(func(r chi.Router) {
+		r.Use(s.requireUser)
+		r.Get("/account", s.accountPage)
+		r.Post("/account/password", s.changePassword)
+		r.Post("/account/sessions", s.signOutEverywhere)
+		r.Post("/account/team", s.setTeamVisibility)
+	})
+}
+
+var accountNotices = map[string]string{
+	"password": "Your password was changed. Other sessions were signed out.",
+	"team":     "Saved.",
+}
+
+func (s *Server) accountPage(w http.ResponseWriter, r *http.Request) {
+	s.renderAccount(w, r, http.StatusOK, nil)
+}
+
+func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, status int, fe *views.FormError) {
+	u := userFrom(r.Context())
+	p := s.page(r, "Account")
+	p.Notice = accountNotices[r.URL.Query().Get("saved")]
+	s.render(w, r, status, views.Account(p, views.AccountPage{Name: u.Username, Role: u.Role, HideFromTeam: u.Settings.HideFromTeam, Err: fe}))
+}
+
+// checkNewPassword validates the two new-password fields into fe.
+func checkNewPassword(fe *views.FormError, password, password2 string) {
+	if err := auth.ValidatePassword(password); err != nil {
+		fe.Fields["password"] = "The password " + err.Error() + "."
+	} else if password != password2 {
+		fe.Fields["password2"] = "The two passwords differ."
+	}
+}
+
+func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
+	u := userFrom(r.Context())
+	current, password, password2 := r.PostFormValue("current"), r.PostFormValue("password"), r.PostFormValue("password2")
+	fe := &views.FormError{Fields: map[string]string{}}
+	if err := auth.CheckPassword(u.PasswordHash, current); errors.Is(err, auth.ErrMismatch) {
+		fe.Fields["current"] = "This is not your current password."
+	} else if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	checkNewPassword(fe, password, password2)
+	if len(fe.Fields) > 0 {
+		fe.Form = "The password was not changed. Please correct the fields marked below."
+		s.renderAccount(w, r, http.StatusUnprocessableEntity, fe)
+		return
+	}
+	hash, err := auth.HashPassword(password)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	if err := s.db.SetPassword(ctx, u.ID, hash); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	// Whoever knew the old password loses their sessions; this browser gets a fresh one.
+	if err := s.db.DeleteUserSessions(ctx, u.ID); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if err := s.startSession(w, r, u); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.log.InfoContext(ctx, "password changed", "user", u.Username)
+	http.Redirect(w, r, "/account?saved=password", http.StatusSeeOther)
+}
+
+func (s *Server) signOutEverywhere(w http.ResponseWriter, r *http.Request) {
+	u := userFrom(r.Context())
+	if err := s.db.DeleteUserSessions(r.Context(), u.ID); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.clearSessionCookie(w)
+	s.log.InfoContext(r.Context(), "signed out of all sessions", "user", u.Username)
+	http.Redirect(w, r, "/login", http.StatusSeeOther)
+}
+
+func (s *Server) setTeamVisibility(w http.ResponseWriter, r *http.Request) {
+	u := userFrom(r.Context())
+	st := u.Settings // the other settings are kept as they are
+	st.HideFromTeam = r.PostFormValue("hide") == "on"
+	if err := s.db.UpdateSettings(r.Context(), u.ID, st); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/account?saved=team", http.StatusSeeOther)
+}

@@ -1,0 +1,184 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/rehearse/rehearse/internal/auth"
+	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/views"
+)
+
+const (
+	defaultInviteDays = 7
+	maxInviteDays     = 30
+	resetTTL          = 24 * time.Hour
+)
+
+// adminRoutes registers /admin and its actions (admins only).
+func (s *Server) adminRoutes(r chi.Router) {
+	r.Group(func(r chi.Router) {
+		r.Use(s.requireAdmin)
+		r.Get("/admin", s.adminPage)
+		r.Post("/admin/invites", s.createInvite)
+		r.Post("/admin/users/{id}/disable", s.setDisabled(true))
+		r.Post("/admin/users/{id}/enable", s.setDisabled(false))
+		r.Post("/admin/users/{id}/reset", s.createReset)
+		r.Post("/admin/reload", s.reloadDeck)
+		if !s.cfg.MetricsElsewhere {
+			r.Get("/metrics", s.metricsPage)
+		}
+	})
+}
+
+var reloadNotices = map[string]string{
+	"ok":       "The deck was reloaded.",
+	"failed":   "The reload failed; the running deck is unchanged. The problems are listed under Deck.",
+	"embedded": "The deck is embedded in the binary, so there is nothing to reload from disk.",
+	"static":   "This deck cannot be reloaded.",
+}
+
+func (s *Server) adminPage(w http.ResponseWriter, r *http.Request) {
+	s.renderAdmin(w, r, http.StatusOK, nil, defaultInviteDays)
+}
+
+func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, status int, fe *views.FormError, days int) {
+	ctx := r.Context()
+	me := userFrom(ctx)
+	users, err := s.db.Users(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	now := s.now()
+	invites, err := s.db.Invites(ctx, now.Add(-maxInviteDays*24*time.Hour))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	vm := views.AdminPage{InviteDays: days, Err: fe, MetricsHere: !s.cfg.MetricsElsewhere}
+	for _, u := range users {
+		vm.Users = append(vm.Users, views.AdminUser{ID: u.ID, Name: u.Username, Role: u.Role,
+			Disabled: u.Disabled, Created: u.CreatedAt, Self: u.ID == me.ID})
+	}
+	for _, i := range invites {
+		st := "pending"
+		switch {
+		case !i.UsedAt.IsZero():
+			st = "used by " + i.UsedBy
+		case !i.Pending(now):
+			st = "expired"
+		}
+		vm.Invites = append(vm.Invites, views.AdminInvite{Role: i.Role, CreatedBy: i.CreatedBy, Expires: i.ExpiresAt, Status: st})
+	}
+	vm.Deck = views.AdminDeck{Source: "embedded", Embedded: true}
+	if d := s.deck(); d != nil {
+		vm.Deck.Cards = d.Len()
+	}
+	if rl, ok := s.decks.(Reloader); ok {
+		st := rl.ReloadStatus()
+		vm.Deck.Source, vm.Deck.Embedded, vm.Deck.Reloadable = st.Source, st.Embedded, !st.Embedded
+		vm.Deck.LoadedAt, vm.Deck.FailedAt, vm.Deck.OtherError = st.LoadedAt, st.FailedAt, st.OtherError
+		for _, e := range st.Errors {
+			vm.Deck.Errors = append(vm.Deck.Errors, views.DeckError{File: e.File, Line: e.Line, Msg: e.Msg})
+		}
+	}
+	p := s.page(r, "Administration")
+	p.CSS = append(p.CSS, s.assets.URL("team.css"))
+	p.Notice = reloadNotices[r.URL.Query().Get("reload")]
+	s.render(w, r, status, views.Admin(p, vm))
+}
+
+func (s *Server) createInvite(w http.ResponseWriter, r *http.Request) {
+	role := r.PostFormValue("role")
+	if role != store.RoleMember && role != store.RoleAdmin {
+		s.renderAdmin(w, r, http.StatusUnprocessableEntity, &views.FormError{Form: "Choose the member or admin role."}, defaultInviteDays)
+		return
+	}
+	days := defaultInviteDays
+	if v := strings.TrimSpace(r.PostFormValue("days")); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxInviteDays {
+			s.renderAdmin(w, r, http.StatusUnprocessableEntity, &views.FormError{
+				Form: "The invite was not created.", Fields: map[string]string{"days": fmt.Sprintf("Give a whole number of days from 1 to %d.", maxInviteDays)},
+			}, defaultInviteDays)
+			return
+		}
+		days = n
+	}
+	token, digest := auth.NewToken()
+	now := s.now()
+	expires := now.Add(time.Duration(days) * 24 * time.Hour)
+	if err := s.db.CreateInvite(r.Context(), digest, role, userFrom(r.Context()).ID, now, expires); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.log.InfoContext(r.Context(), "invite created", "role", role, "days", days, "by", userFrom(r.Context()).Username)
+	// Shown once, not redirected: the token must not travel in a URL or be stored anywhere.
+	w.Header().Set("Cache-Control", "no-store")
+	s.render(w, r, http.StatusCreated, views.AdminLinkPage(s.page(r, "Invite link created"), views.AdminLink{
+		Title: "Invite link created", What: "Invite for a new " + role, URL: s.absURL(r, "/invite/"+token), Expires: expires,
+	}))
+}
+
+func userIDParam(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(chi.URLParam(r, "id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, store.ErrNotFound
+	}
+	return id, nil
+}
+
+func (s *Server) setDisabled(disabled bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, err := userIDParam(r)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		me := userFrom(r.Context())
+		if id == me.ID {
+			s.fail(w, r, errStatus(http.StatusConflict, "You cannot disable your own account."))
+			return
+		}
+		if err := s.db.SetDisabled(r.Context(), id, disabled); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		s.log.InfoContext(r.Context(), "account access changed", "user_id", id, "disabled", disabled, "by", me.Username)
+		http.Redirect(w, r, "/admin#users", http.StatusSeeOther)
+	}
+}
+
+func (s *Server) createReset(w http.ResponseWriter, r *http.Request) {
+	id, err := userIDParam(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	u, err := s.db.UserByID(r.Context(), id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	token, digest := auth.NewToken()
+	now := s.now()
+	if err := s.db.CreateReset(r.Context(), digest, u.ID, now, now.Add(resetTTL)); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.log.InfoContext(r.Context(), "password-reset link created", "user_id", u.ID, "by", userFrom(r.Context()).Username)
+	what := "Password reset for " + u.Username
+	if u.Disabled {
+		what += " (the account is disabled: re-enable it first, or the link will not work)"
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	s.render(w, r, http.StatusCreated, views.AdminLinkPage(s.page(r, "Password-reset link created"), views.AdminLink{
+		Title: "Password-reset link created", What: what, URL: s.absURL(r, "/reset/"+token), Expires: now.Add(resetTTL),
+	}))
+}

@@ -1,0 +1,168 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/rehearse/rehearse/internal/srs"
+)
+
+// Team view queries. They read the study (review_log, card_states) and mock-interview
+// (mock_sessions, mock_answers) tables for every member who shows on the team view: enabled
+// accounts that have not chosen to hide.
+
+// TeamUsers lists the accounts shown on the team view, by name.
+func (db *DB) TeamUsers(ctx context.Context) ([]*User, error) {
+	rows, err := db.r.QueryContext(ctx, "SELECT "+userCols+" FROM users WHERE disabled = 0 AND hide_from_team = 0 ORDER BY username")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*User
+	for rows.Next() {
+		u, err := scanUser(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
+
+// ReviewCounts counts each user's answers (all modes, undone ones excluded) at or after each of
+// the given instants: out[userID][i] is the count since since[i].
+func (db *DB) ReviewCounts(ctx context.Context, since ...time.Time) (map[int64][]int, error) {
+	if len(since) == 0 {
+		return map[int64][]int{}, nil
+	}
+	oldest := since[0]
+	for _, t := range since {
+		if t.Before(oldest) {
+			oldest = t
+		}
+	}
+	rows, err := db.r.QueryContext(ctx, `SELECT user_id, reviewed_at FROM review_log
+		WHERE reviewed_at >= ? AND undone = 0`, ms(oldest))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64][]int{}
+	for rows.Next() {
+		var uid, at int64
+		if err := rows.Scan(&uid, &at); err != nil {
+			return nil, err
+		}
+		c := out[uid]
+		if c == nil {
+			c = make([]int, len(since))
+			out[uid] = c
+		}
+		for i, t := range since {
+			if at >= ms(t) {
+				c[i]++
+			}
+		}
+	}
+	return out, rows.Err()
+}
+
+// MasteredCounts counts each user's cards whose stability is at least minStability days.
+func (db *DB) MasteredCounts(ctx context.Context, minStability float64) (map[int64]int, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT user_id, count(*) FROM card_states
+		WHERE stability >= ? AND state <> 0 GROUP BY user_id`, minStability)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]int{}
+	for rows.Next() {
+		var uid int64
+		var n int
+		if err := rows.Scan(&uid, &n); err != nil {
+			return nil, err
+		}
+		out[uid] = n
+	}
+	return out, rows.Err()
+}
+
+// MockAnswer is one answered question of a finished mock interview: what the mock scoring
+// needs, with the card id so the caller can look up how many bullets the card has.
+type MockAnswer struct {
+	SessionID   int64
+	CardID      string
+	Covered     int // answer bullets ticked
+	PitfallsHit int
+	UsedMS      int64
+	TargetMS    int64
+	Rating      int // 0 when not rated
+}
+
+// FinishedMockAnswers returns the answers of every finished mock session, by user id, in session
+// then question order.
+func (db *DB) FinishedMockAnswers(ctx context.Context) (map[int64][]MockAnswer, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT s.user_id, a.session_id, a.card_id, a.covered, a.pitfalls_hit,
+			a.used_ms, a.target_ms, a.rating
+		FROM mock_sessions s JOIN mock_answers a ON a.session_id = s.id
+		WHERE s.status = 'finished' ORDER BY s.user_id, s.id, a.position`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64][]MockAnswer{}
+	for rows.Next() {
+		var uid int64
+		var a MockAnswer
+		var covered, pitfalls string
+		if err := rows.Scan(&uid, &a.SessionID, &a.CardID, &covered, &pitfalls, &a.UsedMS, &a.TargetMS, &a.Rating); err != nil {
+			return nil, err
+		}
+		if a.Covered, err = jsonLen(covered); err != nil {
+			return nil, fmt.Errorf("mock session %d: covered: %w", a.SessionID, err)
+		}
+		if a.PitfallsHit, err = jsonLen(pitfalls); err != nil {
+			return nil, fmt.Errorf("mock session %d: pitfalls: %w", a.SessionID, err)
+		}
+		out[uid] = append(out[uid], a)
+	}
+	return out, rows.Err()
+}
+
+func jsonLen(s string) (int, error) {
+	if s == "" {
+		return 0, nil
+	}
+	var v []json.RawMessage
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		return 0, err
+	}
+	return len(v), nil
+}
+
+// TeamCardStates returns, for each user on the team view, their stored card states by card id.
+func (db *DB) TeamCardStates(ctx context.Context) (map[int64]map[string]srs.Card, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT c.user_id, c.card_id, `+prefixed("c.", cardCols)+`
+		FROM card_states c JOIN users u ON u.id = c.user_id
+		WHERE u.disabled = 0 AND u.hide_from_team = 0`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]map[string]srs.Card{}
+	for rows.Next() {
+		var uid int64
+		var id string
+		c, err := scanCard(rows, &uid, &id)
+		if err != nil {
+			return nil, err
+		}
+		if out[uid] == nil {
+			out[uid] = map[string]srs.Card{}
+		}
+		out[uid][id] = c
+	}
+	return out, rows.Err()
+}
