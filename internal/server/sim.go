@@ -125,6 +125,7 @@ func (s *Server) cardSimulation(r *http.Request, c *deck.Card) (views.Slot, erro
 		return nil, err
 	}
 	cmp.Caption = c.Sim.Caption
+	cmp.CSS = s.assets.URL("sim.css")
 	return views.SimFigure(cmp), nil
 }
 

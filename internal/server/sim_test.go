@@ -97,7 +97,7 @@ func TestSimCardFigure(t *testing.T) {
 		if svg.Find(".mk-event").Length() != 1 {
 			t.Errorf("event markers = %d, want 1 (the join)", svg.Find(".mk-event").Length())
 		}
-		if svg.Find("line.mk-round").Length() == 0 {
+		if svg.Find("g.mk-round").Length() == 0 {
 			t.Error("no round markers")
 		}
 		if svg.Find(".axis text").Length() < 3 {

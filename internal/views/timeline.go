@@ -14,12 +14,12 @@ import (
 const (
 	tlWidth   = 560.0
 	tlLabelW  = 74.0
-	tlRight   = 8.0
+	tlRight   = 14.0
 	tlTop     = 18.0 // room for marker heads
 	tlRowH    = 16.0
 	tlRowGap  = 4.0
 	tlAxisH   = 26.0
-	tlMinSegW = 2.0 // a pause narrower than this is merged into one visible mark
+	tlMinSegW = 3.0 // a pause narrower than this is merged into one visible mark
 	// MaxTimelineRows caps the rows drawn per timeline; the rest are counted as hidden.
 	MaxTimelineRows = 24
 )
@@ -48,7 +48,7 @@ type TimelineRow struct {
 }
 
 // TimelineSeg is a drawn span: a state with its owner, or a merged pause too short to show
-// its parts (State is then the one that lasted longest, Title lists every part).
+// its parts (State is then the most telling one, Title lists every part).
 type TimelineSeg struct {
 	X, W   float64
 	State  string
@@ -147,14 +147,15 @@ func mergeSegments(in []rebalance.Segment, x func(int64) float64) []TimelineSeg 
 	return out
 }
 
+// dominant names a folded pause after the state that matters most to a reader: any moment
+// unowned, then revoking, then starting.
 func dominant(m map[string]int64) string {
-	best, bv := "", int64(-1)
-	for _, st := range []string{rebalance.StateUnowned, rebalance.StateRevoking, rebalance.StateStarting, rebalance.StateProcessing} {
-		if m[st] > bv {
-			best, bv = st, m[st]
+	for _, st := range []string{rebalance.StateUnowned, rebalance.StateRevoking, rebalance.StateStarting} {
+		if m[st] > 0 {
+			return st
 		}
 	}
-	return best
+	return rebalance.StateProcessing
 }
 
 func segText(s rebalance.Segment) string {
