@@ -5,8 +5,10 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Options adjusts loading.
@@ -72,14 +74,10 @@ func Load(fsys fs.FS, opt Options) (*Deck, error) {
 	}
 	sort.Strings(files)
 
+	parsed := parseAll(fsys, files)
 	d := &Deck{byID: map[string]*Card{}, bySlug: map[string]int{}}
-	for _, f := range files {
-		src, err := fs.ReadFile(fsys, f)
-		if err != nil {
-			all = append(all, Error{File: f, Msg: fmt.Sprintf("cannot read: %v", err)})
-			continue
-		}
-		c, errs := Parse(f, src)
+	for i, f := range files {
+		c, errs := parsed[i].card, parsed[i].errs
 		if len(errs) > 0 {
 			all = append(all, errs...)
 			continue
@@ -104,6 +102,39 @@ func Load(fsys fs.FS, opt Options) (*Deck, error) {
 	}
 	d.index()
 	return d, nil
+}
+
+type parsedFile struct {
+	card *Card
+	errs ErrorList
+}
+
+// parseAll reads and parses the files on every core: rendering (chiefly code highlighting)
+// dominates load time, and cards are independent.
+func parseAll(fsys fs.FS, files []string) []parsedFile {
+	out := make([]parsedFile, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				src, err := fs.ReadFile(fsys, files[i])
+				if err != nil {
+					out[i].errs = ErrorList{{File: files[i], Msg: fmt.Sprintf("cannot read: %v", err)}}
+					continue
+				}
+				out[i].card, out[i].errs = Parse(files[i], src)
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
 }
 
 // index builds the topic, tag and search tables once, so lookups cost nothing per request.

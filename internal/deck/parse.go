@@ -106,8 +106,7 @@ func (p *bodyParser) parse(c *Card) {
 		h, isHeading := n.(*ast.Heading)
 		switch {
 		case isHeading && h.Level == 1:
-			p.e.add(p.line(n), "level-1 heading %q: sections use ## and headings inside them ### or deeper", inlineText(p.src, h))
-			continue
+			continue // reported by the walk below, like nested ones
 		case isHeading && h.Level == 2:
 			name, line := inlineText(p.src, h), p.line(n)
 			idx := sectionIndex(name)
@@ -134,6 +133,13 @@ func (p *bodyParser) parse(c *Card) {
 			strayReported = true
 		}
 	}
+
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if h, ok := n.(*ast.Heading); ok && entering && h.Level == 1 {
+			p.e.add(p.line(n), "level-1 heading %q: sections use ## and headings inside them ### or deeper", inlineText(p.src, h))
+		}
+		return ast.WalkContinue, nil
+	})
 
 	lastLine := p.firstLine + len(p.lineStarts) - 1
 	if len(p.lineStarts) > 1 && p.lineStarts[len(p.lineStarts)-1] == len(p.src) {

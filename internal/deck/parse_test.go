@@ -179,6 +179,8 @@ func TestParseErrors(t *testing.T) {
 			`f.md:35: text before the first follow-up: start each with "### question"`}},
 		{"level-1 heading", "### Part", "# Part", []string{
 			`f.md:29: level-1 heading "Part": sections use ## and headings inside them ### or deeper`}},
+		{"nested level-1 heading", "- Saying no.", "- Saying no.\n\n  # Loud", []string{
+			`f.md:43: level-1 heading "Loud"`}},
 		{"text before sections", "---\n\n## Answer", "---\n\nHello.\n\n## Answer", []string{
 			`f.md:7: text before the first section (## Answer)`}},
 		{"bad slug", "id: sample-card", "id: Sample_Card", []string{

@@ -21,6 +21,7 @@ type Hit struct {
 type cardIndex struct {
 	text  [len(searchFields)]string // original text per field
 	lower [len(searchFields)]string
+	all   string // every lower-cased field, for a one-pass rejection of most cards
 }
 
 func newCardIndex(c *Card) cardIndex {
@@ -33,6 +34,7 @@ func newCardIndex(c *Card) cardIndex {
 	for i, t := range ix.text {
 		ix.lower[i] = strings.ToLower(t)
 	}
+	ix.all = strings.Join(ix.lower[:], "\n")
 	return ix
 }
 
@@ -75,23 +77,15 @@ func (d *Deck) Search(q string, limit int) []Hit {
 }
 
 // rankCard returns the first field holding every word, len(searchFields) when the words are
-// only found across several fields, and false when some word is nowhere.
+// only found across several fields, and false when some word is nowhere. A word never spans
+// fields: the "\n" joining them in all is not in any word, since words come from strings.Fields.
 func rankCard(ix *cardIndex, words []string) (int, bool) {
+	if !containsAll(ix.all, words) {
+		return 0, false
+	}
 	for f, l := range ix.lower {
 		if containsAll(l, words) {
 			return f, true
-		}
-	}
-	for _, w := range words {
-		found := false
-		for _, l := range ix.lower {
-			if strings.Contains(l, w) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return 0, false
 		}
 	}
 	return len(searchFields), true
