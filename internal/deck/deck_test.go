@@ -143,8 +143,8 @@ func TestSearchRanking(t *testing.T) {
 	if s := strings.Join(got, " "); s != "asked:question answered:answer explained:explanation spread:question" {
 		t.Errorf("ranking = %s", s)
 	}
-	if hits[1].Snippet != "commits store the OFFSET two" {
-		t.Errorf("snippet = %q", hits[1].Snippet)
+	if hits[0].Snippet != "What is an offset commit?" || hits[1].Snippet != "commits store the OFFSET two" {
+		t.Errorf("snippets = %q, %q", hits[0].Snippet, hits[1].Snippet)
 	}
 	if n := len(d.Search("offset commit", 2)); n != 2 {
 		t.Errorf("limit 2 gave %d hits", n)

@@ -13,7 +13,7 @@ var searchFields = [...]string{"question", "answer", "basics", "solid", "explana
 // Hit is one search result.
 type Hit struct {
 	Card    *Card
-	Snippet string // text around the first match, in its original case
+	Snippet string // the question, or the text around the first match in another field
 	Field   string // one of "question", "answer", "basics", "solid", "explanation"
 }
 
@@ -63,7 +63,11 @@ func (d *Deck) Search(q string, limit int) []Hit {
 			for f = 0; !strings.Contains(ix.lower[f], words[0]); f++ {
 			}
 		}
-		found = append(found, scored{Hit{d.Cards[i], snippet(ix.text[f], ix.lower[f], words[0]), searchFields[f]}, rank})
+		snip := ix.text[f] // a question is short enough to show whole
+		if f > 0 {
+			snip = snippet(ix.text[f], ix.lower[f], words[0])
+		}
+		found = append(found, scored{Hit{d.Cards[i], snip, searchFields[f]}, rank})
 	}
 	sort.SliceStable(found, func(i, j int) bool { return found[i].rank < found[j].rank })
 	if limit > 0 && len(found) > limit {
