@@ -32,6 +32,11 @@ func TestMockStrictTwoQuestions(t *testing.T) {
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/mock/new?seed=2026&n=2&clock=strict&timer=5"),
 		chromedp.WaitVisible(chromedp.ID("mock-start")),
+	); err != nil {
+		t.Fatalf("open the setup: %v", err)
+	}
+	CheckA11y(ctx, t, "mock setup")
+	if err := chromedp.Do(ctx,
 		chromedp.Click(chromedp.ID("mock-start")),
 		chromedp.WaitVisible(chromedp.ID("countdown")),
 	); err != nil {
@@ -114,6 +119,7 @@ func TestMockStrictTwoQuestions(t *testing.T) {
 	if s := row("2", "score"); s != "25" {
 		t.Errorf("row 2 score %q, want 25", s)
 	}
+	CheckA11y(ctx, t, "mock summary")
 	if st := Eval[string](ctx, t, `document.querySelector('#summary-status .status').textContent`); st != "finished" {
 		t.Errorf("status %q", st)
 	}
@@ -132,6 +138,7 @@ func TestMockStrictTwoQuestions(t *testing.T) {
 	if n := Eval[int](ctx, t, `document.querySelectorAll('#history tr[data-status=finished]').length`); n != 1 {
 		t.Fatalf("history shows %d finished sessions", n)
 	}
+	CheckA11y(ctx, t, "mock history")
 
 	// After stopping the app, the review log holds both ratings as mock reviews.
 	app.Stop()

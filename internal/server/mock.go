@@ -98,6 +98,14 @@ func (s *Server) renderMockSetup(w http.ResponseWriter, r *http.Request, status 
 	for _, t := range d.Tags() {
 		v.Tags = append(v.Tags, views.MockOption{Value: t, Label: t, Checked: slices.Contains(f.tags, t)})
 	}
+	recent, err := s.db.MockHistory(r.Context(), userFrom(r.Context()).ID, 1, s.now())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if len(recent) == 1 && recent[0].Status == store.MockActive {
+		v.ActiveID = recent[0].ID
+	}
 	s.render(w, r, status, views.MockSetupPage(s.mockPage(r, "Mock interview"), v))
 }
 

@@ -310,7 +310,11 @@ func TestMockResumesAfterRestart(t *testing.T) {
 	if a := s.Answers[0]; a.Rating != 4 || len(a.Covered) != 1 || a.Covered[0] != 1 || a.FollowUpTyped != "because" {
 		t.Fatalf("stored answer %+v", a)
 	}
-	// Starting a new mock abandons this one; the history says so.
+	// The setup page offers to resume it; starting a new mock abandons it; the history says so.
+	_, doc = e.get(c, "/mock")
+	if href, _ := doc.Find("#mock-active a").Attr("href"); href != base {
+		t.Fatalf("setup page resume link %q, want %q", href, base)
+	}
 	startMock(t, e, c, url.Values{"n": {"1"}, "depth": {"basics"}, "clock": {"soft"}})
 	_, doc = e.get(c, "/mock/history")
 	statuses := doc.Find("#history tbody tr").Map(func(_ int, s *goquery.Selection) string { v, _ := s.Attr("data-status"); return v })

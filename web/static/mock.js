@@ -36,9 +36,8 @@
       setTimeout(tick, 200);
     };
     tick();
+    // No autofocus on the text box: many answer out loud, and Enter should finish for them.
     form.addEventListener("submit", function () { sent = true; });
-    var typed = document.getElementById("typed");
-    if (typed) typed.focus();
   }
 
   function typing(t) {
