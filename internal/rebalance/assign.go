@@ -9,6 +9,9 @@ import (
 // (-1 = unassigned) in out, which must have len(s.items). Only existing items are assigned.
 
 func (s *sim) liveItems(g int) []int32 {
+	if !s.groups[g].dirty {
+		return s.groups[g].items // nothing removed: no copy (the caller must not modify it)
+	}
 	var out []int32
 	for _, it := range s.groups[g].items {
 		if x := &s.items[it]; x.exists && !x.deleted {
@@ -74,9 +77,14 @@ func (s *sim) assignSticky(ws []int32, prev []int32, out []int32) {
 	if n == 0 {
 		return
 	}
-	pos := make(map[int32]int, n)
+	// pos maps an id to its index in ws, +1 (0 = not a member this round).
+	maxID := int32(0)
+	for _, m := range ws {
+		maxID = max(maxID, m)
+	}
+	pos := make([]int32, maxID+1)
 	for i, m := range ws {
-		pos[m] = i
+		pos[m] = int32(i) + 1
 	}
 	owned := make([][]int32, n)
 	var free []int32
@@ -84,8 +92,8 @@ func (s *sim) assignSticky(ws []int32, prev []int32, out []int32) {
 	for g := range s.groups {
 		for _, it := range s.liveItems(g) {
 			total++
-			if p, ok := pos[prev[it]]; ok && prev[it] >= 0 {
-				owned[p] = append(owned[p], it)
+			if p := prev[it]; p >= 0 && p <= maxID && pos[p] > 0 {
+				owned[pos[p]-1] = append(owned[pos[p]-1], it)
 			} else {
 				free = append(free, it)
 			}
@@ -112,9 +120,9 @@ func (s *sim) assignSticky(ws []int32, prev []int32, out []int32) {
 	}
 	kept := make([]int, n)
 	for i, its := range owned {
-		keep := s.keepAlternating(its, target[i])
+		stamp := s.keepAlternating(its, target[i])
 		for _, it := range its {
-			if keep[it] {
+			if s.items[it].stamp == stamp {
 				out[it] = ws[i]
 				kept[i]++
 				if perTopic {
@@ -165,14 +173,22 @@ func (s *sim) assignSticky(ws []int32, prev []int32, out []int32) {
 	}
 }
 
-// keepAlternating picks up to k of its (sorted by group, part), one group at a time in turn.
-func (s *sim) keepAlternating(its []int32, k int) map[int32]bool {
-	keep := make(map[int32]bool, min(k, len(its)))
+// keepAlternating marks up to k of its (sorted by group, part) with the returned stamp, taking
+// one group at a time in turn.
+func (s *sim) keepAlternating(its []int32, k int) uint32 {
+	s.stamp++
+	stamp := s.stamp
 	if k >= len(its) {
 		for _, it := range its {
-			keep[it] = true
+			s.items[it].stamp = stamp
 		}
-		return keep
+		return stamp
+	}
+	if len(s.groups) == 1 {
+		for _, it := range its[:k] {
+			s.items[it].stamp = stamp
+		}
+		return stamp
 	}
 	var runs [][]int32
 	for lo := 0; lo < len(its); {
@@ -183,14 +199,15 @@ func (s *sim) keepAlternating(its []int32, k int) map[int32]bool {
 		runs = append(runs, its[lo:hi])
 		lo = hi
 	}
-	for depth := 0; len(keep) < k; depth++ {
+	for depth, n := 0, 0; n < k; depth++ {
 		for _, r := range runs {
-			if depth < len(r) && len(keep) < k {
-				keep[r[depth]] = true
+			if depth < len(r) && n < k {
+				s.items[r[depth]].stamp = stamp
+				n++
 			}
 		}
 	}
-	return keep
+	return stamp
 }
 
 // roomHeap orders members with room by how many partitions of group g they hold, then index.

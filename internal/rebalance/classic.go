@@ -28,6 +28,7 @@ type entry struct {
 	owned    []int32 // reported in JoinGroup (cooperative)
 	assigned []int32 // from the last SyncGroup
 	removed  bool
+	next     []int32 // scratch while computing an assignment
 }
 
 type pending struct {
@@ -50,6 +51,7 @@ type classic struct {
 	assign    []int32 // the coordinator's view: item -> member (-1)
 	followups int     // revocations whose rejoin is still to come
 	buf       []int32
+	prevBuf   []int32
 
 	// Connect incremental (KIP-415) leader state.
 	prev            []int32
@@ -512,19 +514,15 @@ func (c *classic) completeJoin(live []*entry) {
 	default:
 		if cap(c.buf) < len(s.items) {
 			c.buf = make([]int32, len(s.items))
+			c.prevBuf = make([]int32, len(s.items))
 		}
-		out := c.buf[:len(s.items)]
-		prev := make([]int32, len(s.items))
+		out, prev := c.buf[:len(s.items)], c.prevBuf[:len(s.items)]
 		fill(prev, -1)
 		if c.eager {
 			// Eager sticky remembers the previous assignment through user data.
-			in := map[int32]bool{}
-			for _, id := range ids {
-				in[id] = true
-			}
-			for it, m := range c.assign {
-				if in[m] {
-					prev[it] = m
+			for it, id := range c.assign {
+				if id >= 0 && c.all[id].joined && !c.all[id].removed {
+					prev[it] = id
 				}
 			}
 		} else {
@@ -539,20 +537,24 @@ func (c *classic) completeJoin(live []*entry) {
 			}
 		}
 		c.compute(ids, prev, out)
-		byID := map[int32]*entry{}
 		for _, e := range ws {
-			byID[e.id] = e
+			e.next = make([]int32, 0, len(e.assigned)+8)
 		}
 		for it, m := range out {
 			if m < 0 {
 				continue
 			}
-			if !c.eager && prev[it] >= 0 && prev[it] != m {
+			if p := prev[it]; !c.eager && p >= 0 && p != m {
 				// KIP-429: a partition changing owner is withheld until its owner revokes it.
-				revoke[byID[prev[it]]] = append(revoke[byID[prev[it]]], int32(it))
+				revoke[c.all[p]] = append(revoke[c.all[p]], int32(it))
 				continue
 			}
-			newA[byID[m]] = append(newA[byID[m]], int32(it))
+			e := c.all[m]
+			e.next = append(e.next, int32(it))
+		}
+		for _, e := range ws {
+			newA[e] = e.next
+			e.next = nil
 		}
 	}
 	fill(c.assign, -1)
@@ -580,14 +582,14 @@ func (c *classic) syncDone(ws []*entry, newA, revoke map[*entry][]int32, parked 
 		if e.removed {
 			continue
 		}
-		before := map[int32]bool{}
+		s.stamp++
 		for _, it := range e.assigned {
-			before[it] = true
+			s.items[it].stamp = s.stamp
 		}
 		e.assigned = newA[e]
 		assignRec[m.idx] = newA[e]
 		for _, it := range newA[e] {
-			if !before[it] {
+			if s.items[it].stamp != s.stamp {
 				addedRec[m.idx] = append(addedRec[m.idx], it)
 			}
 		}

@@ -48,6 +48,7 @@ type seg struct {
 }
 
 type group struct {
+	dirty bool // some item was removed (Connect tasks)
 	name  string
 	items []int32 // in partition (task) order; for Connect the connector item first
 }
@@ -60,6 +61,7 @@ type member struct {
 	inc           int  // incarnation: events scheduled for an older process are ignored
 	phase         int64
 	held          []int32 // items claimed, lazily compacted
+	heldDirty     bool    // some item in held was released since the last compaction
 	pollBusyUntil int64
 	entry         *entry  // classic: the coordinator's entry for this process
 	k             *kentry // KIP-848: the current member id
@@ -280,6 +282,7 @@ func (s *sim) growGroup(g, n int) {
 		it := s.groups[g].items[base+p]
 		if s.items[it].exists && !s.items[it].deleted {
 			s.items[it].deleted = true
+			s.groups[g].dirty = true
 			if s.items[it].owner < 0 {
 				s.kill(it)
 			}
@@ -310,6 +313,9 @@ func (s *sim) kill(it int32) {
 		s.addPause(s.now - x.pauseStart)
 		s.notProcessing--
 	}
+	if x.owner >= 0 {
+		s.members[x.owner].heldDirty = true
+	}
 	x.exists, x.died, x.owner = false, s.now, -1
 	x.lived += s.now - x.born
 	s.appendSeg(it, seg{from: s.now, state: 255})
@@ -334,6 +340,9 @@ func (s *sim) setState(it int32, st uint8, owner, label int32) {
 	} else if x.state != stProcessing && st == stProcessing {
 		s.addPause(s.now - x.pauseStart)
 		s.notProcessing--
+	}
+	if x.owner >= 0 && x.owner != owner {
+		s.members[x.owner].heldDirty = true
 	}
 	x.state, x.owner, x.label, x.since = st, owner, label, s.now
 	s.recordSeg(it)
@@ -374,6 +383,10 @@ func (s *sim) appendSeg(it int32, sg seg) {
 
 // heldList compacts and returns the items m holds a claim on.
 func (s *sim) heldList(m *member) []int32 {
+	if !m.heldDirty {
+		return m.held
+	}
+	m.heldDirty = false
 	s.stamp++
 	out := m.held[:0]
 	for _, it := range m.held {
