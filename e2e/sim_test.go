@@ -97,6 +97,8 @@ func TestSimulation(t *testing.T) {
 		t.Errorf("scrubber: %q → %q", before, after)
 	}
 
+	shot(ctx, t, "/tmp/sim-lab-desktop.png")
+
 	// A bad value: the message sits at the field.
 	if err := chromedp.Do(ctx,
 		chromedp.SetValue(chromedp.ID("heartbeat"), "99"),
@@ -108,6 +110,10 @@ func TestSimulation(t *testing.T) {
 	if msg := Eval[string](ctx, t, `document.getElementById('heartbeat-error').textContent`); msg == "" {
 		t.Error("no message at the heartbeat field")
 	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844)); err != nil {
+		t.Fatal(err)
+	}
+	shot(ctx, t, "/tmp/sim-lab-error-phone.png")
 }
 
 // submitLab submits the lab form and waits for the new page (the old one is marked first, so

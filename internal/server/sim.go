@@ -41,10 +41,11 @@ var cardLimits = func() rebalance.Limits {
 type simState struct {
 	cache *simCache
 	slots chan struct{}
+	web   rebalance.Limits // for the lab and the API; a field so tests can shrink the budget
 }
 
 func (s *Server) initSim() {
-	s.sim = simState{cache: newSimCache(simCacheSize, simCacheWeight), slots: make(chan struct{}, simMaxParallel)}
+	s.sim = simState{cache: newSimCache(simCacheSize, simCacheWeight), slots: make(chan struct{}, simMaxParallel), web: rebalance.WebLimits}
 }
 
 func (s *Server) simRoutes(r chi.Router) {
@@ -204,12 +205,12 @@ func (s *Server) simAPI(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "could not read the request body"})
 		return
 	}
-	sc, err := rebalance.Decode(&buf, rebalance.WebLimits)
+	sc, err := rebalance.Decode(&buf, s.sim.web)
 	if err != nil {
 		writeJSON(w, http.StatusBadRequest, fieldJSON(err))
 		return
 	}
-	res, err := s.runSim(r.Context(), sc, rebalance.WebLimits)
+	res, err := s.runSim(r.Context(), sc, s.sim.web)
 	if err != nil {
 		var he *httpError
 		if errors.As(err, &he) {

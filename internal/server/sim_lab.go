@@ -42,14 +42,17 @@ func (s *Server) simLab(w http.ResponseWriter, r *http.Request) {
 			sc, _ = rebalance.Preset(labDefault)
 		}
 		form = formFromScenario(sc)
+		if v.Preset == "" {
+			v.Preset = name
+		}
 	}
 	v.Form = form
 	status := http.StatusOK
-	labels, scs, ferr := scenariosFromForm(form)
+	labels, scs, ferr := scenariosFromForm(form, s.sim.web)
 	if ferr != nil {
 		v.Err, status = ferr, http.StatusUnprocessableEntity
 	} else {
-		cmp, err := s.compare(r.Context(), labels, scs, rebalance.WebLimits)
+		cmp, err := s.compare(r.Context(), labels, scs, s.sim.web)
 		var he *httpError
 		switch {
 		case errors.As(err, &he):
@@ -184,9 +187,8 @@ func (e formErrs) add(field, msg string) {
 
 // scenariosFromForm builds one scenario per chosen protocol, validated against the web limits.
 // Errors name the form field they belong to.
-func scenariosFromForm(f views.SimForm) ([]string, []rebalance.Scenario, *views.FormError) {
+func scenariosFromForm(f views.SimForm, lim rebalance.Limits) ([]string, []rebalance.Scenario, *views.FormError) {
 	errs := formErrs{}
-	lim := rebalance.WebLimits
 	intField := func(name, v string, lo, hi int, required bool) int {
 		v = strings.TrimSpace(v)
 		if v == "" {

@@ -400,3 +400,27 @@ func TestSimEveryContentCard(t *testing.T) {
 		t.Errorf("%d of %d cards have a simulation; every card should", withSim, d.Len())
 	}
 }
+
+func TestSimOverBudget(t *testing.T) {
+	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
+	e.srv.sim.web.CPUBudget = time.Nanosecond // every run is over budget at its first check
+	resp, doc := e.get(e.client(), labQuery("p", "eager"))
+	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(doc.Find("#form-error").Text(), "computing time") {
+		t.Errorf("lab over budget: %d %q", resp.StatusCode, doc.Find("#form-error").Text())
+	}
+	sc, _ := rebalance.Preset("consumer-join")
+	body, _ := json.Marshal(sc)
+	r, err := http.Post(e.ts.URL+"/api/sim", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	var msg struct{ Error string }
+	json.NewDecoder(r.Body).Decode(&msg)
+	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(msg.Error, "rehearse sim") {
+		t.Errorf("API over budget: %d %q", r.StatusCode, msg.Error)
+	}
+	if n := e.srv.sim.cache.len(); n != 0 {
+		t.Errorf("a failed run was cached (%d entries)", n)
+	}
+}
