@@ -7,7 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"net"
+	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -93,7 +96,9 @@ func cmdMigrate(ctx context.Context, args []string, getenv func(string) string, 
 	return db.Close()
 }
 
-// cmdBackup copies the live database with VACUUM INTO: consistent even while the server writes.
+// cmdBackup copies the live database with VACUUM INTO: consistent even while the server writes,
+// and compacted. Restore by stopping the server and putting the copy in place as rehearse.db
+// (docs/operations.md).
 func cmdBackup(ctx context.Context, args []string, getenv func(string) string, io stdio) error {
 	cfg, fl, err := parseConfig("backup", args, getenv, io.err, "data")
 	if err != nil {
@@ -106,8 +111,15 @@ func cmdBackup(ctx context.Context, args []string, getenv func(string) string, i
 		fmt.Fprintln(io.err, "usage: rehearse backup [--data DIR] FILE")
 		return exitError{2}
 	}
+	dst := fl.Arg(0)
 	if _, err := os.Stat(cfg.dbPath()); err != nil {
 		return fmt.Errorf("backup: no database at %s", cfg.dbPath())
+	}
+	if _, err := os.Stat(dst); err == nil {
+		return fmt.Errorf("backup: %s already exists; choose a new file name", dst)
+	}
+	if st, err := os.Stat(filepath.Dir(dst)); err != nil || !st.IsDir() {
+		return fmt.Errorf("backup: the directory of %s does not exist", dst)
 	}
 	db, err := store.Open(ctx, cfg.dbPath(), nil)
 	if err != nil {
@@ -115,9 +127,52 @@ func cmdBackup(ctx context.Context, args []string, getenv func(string) string, i
 	}
 	defer db.Close()
 	start := time.Now()
-	if err := db.Backup(ctx, fl.Arg(0)); err != nil {
+	if err := db.Backup(ctx, dst); err != nil {
+		os.Remove(dst) // never leave a half-written copy that looks like a backup
 		return err
 	}
-	fmt.Fprintf(io.out, "backed up %s to %s in %s\n", cfg.dbPath(), fl.Arg(0), time.Since(start).Round(time.Millisecond))
+	size := int64(0)
+	if st, err := os.Stat(dst); err == nil {
+		size = st.Size()
+	}
+	fmt.Fprintf(io.out, "backed up %s to %s (%d KiB) in %s\n", cfg.dbPath(), dst, (size+1023)/1024, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// cmdHealthcheck asks a running server's /healthz and exits 0 when it answers 200: the Docker
+// HEALTHCHECK, since the runtime image has no curl. A wildcard listen address is probed on
+// loopback.
+func cmdHealthcheck(ctx context.Context, args []string, getenv func(string) string, io stdio) error {
+	cfg, _, err := parseConfig("healthcheck", args, getenv, io.err, "addr")
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	host, port, err := net.SplitHostPort(cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("healthcheck: bad address %q", cfg.Addr)
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(host, port)+"/healthz", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fmt.Fprintln(io.err, "unhealthy:", err)
+		return exitError{1}
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		fmt.Fprintln(io.err, "unhealthy: status", resp.StatusCode)
+		return exitError{1}
+	}
+	fmt.Fprintln(io.out, "healthy")
 	return nil
 }

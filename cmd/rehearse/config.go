@@ -5,10 +5,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rehearse/rehearse/internal/server"
 )
 
 // config is every setting of the server. Each has a flag and a REHEARSE_* variable; the flag
@@ -24,6 +28,8 @@ type config struct {
 	SessionTTL  time.Duration
 	MetricsAddr string
 	Proxies     string
+
+	TrustedProxies []netip.Prefix // parsed from Proxies
 }
 
 // setting describes one flag with its environment variable, so help text and README agree.
@@ -89,6 +95,14 @@ func parseConfig(name string, args []string, getenv func(string) string, errOut 
 		u, err := url.Parse(c.BaseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return c, fs, fmt.Errorf("-base-url: want an absolute http(s) URL, got %q", c.BaseURL)
+		}
+	}
+	if c.TrustedProxies, err = server.ParseTrustedProxies(c.Proxies); err != nil {
+		return c, fs, fmt.Errorf("-trusted-proxies: %w", err)
+	}
+	if c.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
+			return c, fs, fmt.Errorf("-metrics-addr: want host:port, got %q", c.MetricsAddr)
 		}
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {

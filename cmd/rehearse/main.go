@@ -46,6 +46,7 @@ commands:
   user add NAME    create a user (password on stdin); --admin for an admin
   migrate          apply database migrations and exit
   backup FILE      write a consistent copy of the database while the server runs
+  healthcheck      exit 0 if the server at --addr answers /healthz (for Docker)
 
 Run "rehearse COMMAND -h" for a command's flags.
 `
@@ -71,6 +72,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, io stdi
 		return cmdMigrate(ctx, args, getenv, io)
 	case "backup":
 		return cmdBackup(ctx, args, getenv, io)
+	case "healthcheck":
+		return cmdHealthcheck(ctx, args, getenv, io)
 	case "help", "-h", "--help":
 		fmt.Fprint(io.out, usage)
 		return nil

@@ -5,10 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/rehearse/rehearse/content"
@@ -19,6 +22,7 @@ import (
 )
 
 // cmdServe runs the web app until ctx is cancelled (SIGINT/SIGTERM), then drains requests.
+// SIGHUP reloads a --content deck.
 func cmdServe(ctx context.Context, args []string, getenv func(string) string, io stdio) error {
 	cfg, _, err := parseConfig("serve", args, getenv, io.err)
 	if err != nil {
@@ -45,27 +49,39 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	}
 	srv := server.New(server.Config{
 		SecureCookies: cfg.secureCookies(), Private: cfg.Private, SessionTTL: cfg.SessionTTL, BaseURL: cfg.BaseURL,
+		TrustedProxies: cfg.TrustedProxies, MetricsElsewhere: cfg.MetricsAddr != "",
 	}, db, decks, assets, log, nil)
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{
-		Handler:           srv.Handler(),
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	servers := []*http.Server{newHTTPServer(srv.Handler(), log)}
+	listeners := []net.Listener{ln}
+	if cfg.MetricsAddr != "" {
+		mln, err := net.Listen("tcp", cfg.MetricsAddr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("metrics listener: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", server.MetricsHandler())
+		servers = append(servers, newHTTPServer(mux, log))
+		listeners = append(listeners, mln)
+		log.Info("metrics are served", "url", "http://"+mln.Addr().String()+"/metrics")
 	}
 	url := "http://" + ln.Addr().String()
-	log.Info("rehearse is listening", "url", url, "cards", decks.Deck().Len(), "content", decks.source,
+	log.Info("rehearse is listening", "url", url, "cards", decks.Deck().Len(), "content", decks.ReloadStatus().Source,
 		"db", cfg.dbPath(), "startup", time.Since(start).Round(time.Millisecond))
 	fmt.Fprintf(io.out, "Rehearse is running at %s\n", url)
 
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	stopHUP := reloadOnSIGHUP(decks, cfg.Content, log)
+	defer stopHUP()
+
+	errc := make(chan error, len(servers))
+	for i, hs := range servers {
+		go func() { errc <- hs.Serve(listeners[i]) }()
+	}
 	select {
 	case err := <-errc:
 		return err
@@ -74,31 +90,77 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	log.Info("shutting down: draining requests")
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+	var errs []error
+	for _, hs := range servers {
+		if err := hs.Shutdown(sctx); err != nil {
+			errs = append(errs, fmt.Errorf("shutdown: %w", err))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
 	log.Info("stopped")
 	return nil
 }
 
-// deckHolder holds the current deck and where it came from.
-type deckHolder struct {
-	d      *deck.Deck
-	fsys   fs.FS
-	source string
+func newHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
 }
 
-func newDeckHolder(dir string) (*deckHolder, error) {
-	h := &deckHolder{fsys: content.FS, source: "embedded"}
-	if dir != "" {
-		h.fsys, h.source = osDirFS(dir), dir
+// reloadOnSIGHUP reloads the deck on every SIGHUP until the returned stop is called. A deck
+// with errors is not swapped in; each error is logged with its file and line.
+func reloadOnSIGHUP(decks *server.DeckHolder, dir string, log *slog.Logger) (stop func()) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-hup:
+			}
+			err := decks.Reload()
+			var list deck.ErrorList
+			switch {
+			case err == nil:
+				log.Info("deck reloaded (SIGHUP)", "cards", decks.Deck().Len(), "content", dir)
+			case errors.Is(err, server.ErrEmbedded):
+				log.Warn("SIGHUP: " + err.Error())
+			case errors.As(err, &list):
+				log.Error("deck reload failed; the running deck stays", "errors", len(list))
+				for _, e := range list {
+					log.Error("deck error", "file", filepath.Join(dir, filepath.FromSlash(e.File)), "line", e.Line, "msg", e.Msg)
+				}
+			default:
+				log.Error("deck reload failed; the running deck stays", "err", err)
+			}
+		}
+	}()
+	return func() { signal.Stop(hup); close(done) }
+}
+
+// newDeckHolder loads the deck from dir (or the embedded one when dir is empty) into a holder
+// the admin page and SIGHUP can reload.
+func newDeckHolder(dir string) (*server.DeckHolder, error) {
+	if dir == "" {
+		d, err := loadDeck(content.FS)
+		if err != nil {
+			return nil, fmt.Errorf("load deck from embedded:\n%w", err)
+		}
+		return server.NewDeckHolder(d, "embedded", nil), nil
 	}
-	d, err := loadDeck(h.fsys)
+	load := func() (*deck.Deck, error) { return loadDeck(osDirFS(dir)) }
+	d, err := load()
 	if err != nil {
-		return nil, fmt.Errorf("load deck from %s:\n%w", h.source, err)
+		return nil, fmt.Errorf("load deck from %s:\n%w", dir, err)
 	}
-	h.d = d
-	return h, nil
+	return server.NewDeckHolder(d, dir, load), nil
 }
-
-func (h *deckHolder) Deck() *deck.Deck { return h.d }

@@ -1,0 +1,109 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/rehearse/rehearse/internal/srs"
+	"github.com/rehearse/rehearse/internal/store"
+)
+
+func TestTeamView(t *testing.T) {
+	e := newEnv(t, Config{})
+	ctx := context.Background()
+	viewer := e.signedIn("carol", store.RoleMember)
+	e.signedIn("ada", store.RoleAdmin)
+	e.signedIn("bob", store.RoleMember)
+	e.signedIn("hidden", store.RoleMember)
+	user := func(name string) *store.User {
+		u, err := e.db.UserByName(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	hid := user("hidden")
+	st := hid.Settings
+	st.HideFromTeam = true
+	if err := e.db.UpdateSettings(ctx, hid.ID, st); err != nil {
+		t.Fatal(err)
+	}
+	sch := srs.DefaultScheduler()
+	sch.Fuzz = false
+	review := func(u *store.User, card string, at time.Time, r srs.Rating) {
+		t.Helper()
+		before, _, err := e.db.CardState(ctx, u.ID, card)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.db.RecordReview(ctx, u.ID, card, before, sch.Review(before, r, at), r, at, 1000, store.ModeStudy); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// ada studied sample-eager yesterday and today (a 2-day streak); bob forgot it 20 days ago.
+	review(user("ada"), "sample-eager", e.now.AddDate(0, 0, -1), srs.Good)
+	review(user("ada"), "sample-eager", e.now.Add(-time.Hour), srs.Good)
+	review(user("bob"), "sample-eager", e.now.AddDate(0, 0, -20), srs.Again)
+	review(hid, "mock-cooperative", e.now, srs.Good)
+
+	resp, doc := e.get(viewer, "/team")
+	if resp.StatusCode != 200 {
+		t.Fatalf("team: %d", resp.StatusCode)
+	}
+	rows := doc.Find("#team-members tbody tr")
+	var names []string
+	rows.Each(func(_ int, s *goquery.Selection) { names = append(names, s.Find("th").Text()) })
+	if strings.Join(names, ",") != "ada,bob,carol" {
+		t.Fatalf("members shown: %v (hidden ones must be left out)", names)
+	}
+	ada := doc.Find("#team-members tr[data-member=ada]")
+	if ada.Find(".r7").Text() != "2" || ada.Find(".r30").Text() != "2" || ada.Find(".streak").Text() != "2" {
+		t.Fatalf("ada's row: 7d=%s 30d=%s streak=%s", ada.Find(".r7").Text(), ada.Find(".r30").Text(), ada.Find(".streak").Text())
+	}
+	bob := doc.Find("#team-members tr[data-member=bob]")
+	if bob.Find(".r7").Text() != "0" || bob.Find(".r30").Text() != "1" || bob.Find(".streak").Text() != "0" || bob.Find(".mock-avg").Text() != "–" {
+		t.Fatalf("bob's row: %q", bob.Text())
+	}
+	// Coverage: one column per shown member, a number in every studied cell, a title for each.
+	if n := doc.Find("#coverage thead th.member").Length(); n != 3 {
+		t.Fatalf("coverage columns = %d", n)
+	}
+	cell := doc.Find("#coverage tr[data-card=sample-eager] td[data-member=ada]")
+	title, _ := cell.Attr("title")
+	if !cell.HasClass("b4") || cell.Text() == "" || !strings.Contains(title, "ada · sample-eager") {
+		t.Fatalf("ada's cell: class=%q text=%q title=%q", cell.AttrOr("class", ""), cell.Text(), title)
+	}
+	if c := doc.Find("#coverage tr[data-card=sample-eager] td[data-member=carol]"); !c.HasClass("unseen") {
+		t.Fatal("an unstudied cell is not marked unseen")
+	}
+	if doc.Find("#coverage td[data-member=hidden]").Length() != 0 {
+		t.Fatal("hidden member in the grid")
+	}
+	// Weakest: only sample-eager has been studied by a shown member.
+	weak := doc.Find("#weakest li")
+	if weak.Length() != 1 || !strings.Contains(weak.Text(), "studied by 2 of 3") {
+		t.Fatalf("weakest: %q", weak.Text())
+	}
+	if resp, _ := e.get(e.client(), "/team"); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("anonymous /team: %d", resp.StatusCode)
+	}
+}
+
+func TestMockScoresAverageSessions(t *testing.T) {
+	e := newEnv(t, Config{})
+	// Two sessions: one perfect answer (100), then one answer with nothing covered, over time and
+	// rated Again (0): the average of the sessions is 50.
+	answers := []store.MockAnswer{
+		{SessionID: 1, CardID: "sample-eager", Covered: 2, UsedMS: 1000, TargetMS: 20000, Rating: 4},
+		{SessionID: 2, CardID: "sample-eager", Covered: 0, UsedMS: 50000, TargetMS: 20000, Rating: 1},
+	}
+	n, avg := e.srv.mockScores(answers)
+	if n != 2 || avg != 50 {
+		t.Fatalf("sessions=%d avg=%v, want 2 and 50", n, avg)
+	}
+}
