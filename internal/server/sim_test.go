@@ -424,3 +424,20 @@ func TestSimOverBudget(t *testing.T) {
 		t.Errorf("a failed run was cached (%d entries)", n)
 	}
 }
+
+func TestSimLabCapsRows(t *testing.T) {
+	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
+	resp, doc := e.get(e.client(), labQuery("p", "cooperative", "partitions", "40"))
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	if n := doc.Find("svg.tl g.row").Length(); n != 24 {
+		t.Errorf("rows drawn = %d, want the cap of 24", n)
+	}
+	if note := doc.Find("figure.sim-variant p").Text(); !strings.Contains(note, "16 more are hidden") {
+		t.Errorf("hidden-rows note = %q", note)
+	}
+	if n := doc.Find("#sim-at tbody tr").Length(); n != 24 {
+		t.Errorf("scrub table rows = %d, want 24", n)
+	}
+}

@@ -3,7 +3,9 @@ package views
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/rehearse/rehearse/internal/rebalance"
@@ -105,11 +107,12 @@ func LayoutTimeline(label string, r *rebalance.Result) Timeline {
 }
 
 // mergeSegments joins neighbours in the same state and owner, and folds runs of short
-// non-processing spans into one mark wide enough to see.
+// non-processing spans into one mark wide enough to see. Titles are short: they repeat on
+// every segment, and the figure should stay a few kilobytes.
 func mergeSegments(in []rebalance.Segment, x func(int64) float64) []TimelineSeg {
 	var out []TimelineSeg
-	var parts []string            // titles of the spans folded into the last mark
-	longest := map[string]int64{} // per state, within the current fold
+	var parts []string            // the states folded into the last mark
+	longest := map[string]int64{} // time per state within the current fold
 	for _, s := range in {
 		if s.ToMS <= s.FromMS {
 			continue
@@ -122,19 +125,20 @@ func mergeSegments(in []rebalance.Segment, x func(int64) float64) []TimelineSeg 
 			if same || fold {
 				last.ToMS = s.ToMS
 				longest[s.State] += s.ToMS - s.FromMS
-				parts = append(parts, segText(s))
-				if fold && !same {
-					last.State = dominant(longest)
-					last.Owner = ""
+				if !same {
+					parts = append(parts, stateOwner(s.State, s.Owner))
+					last.State, last.Owner = dominant(longest), ""
 				}
-				last.Title = strings.Join(parts, "; ")
+				last.Title = segTitle(*last, parts)
 				continue
 			}
 		}
 		clear(longest)
 		longest[s.State] = s.ToMS - s.FromMS
-		parts = []string{segText(s)}
-		out = append(out, TimelineSeg{State: s.State, FromMS: s.FromMS, ToMS: s.ToMS, Owner: s.Owner, Title: parts[0]})
+		parts = []string{stateOwner(s.State, s.Owner)}
+		seg := TimelineSeg{State: s.State, FromMS: s.FromMS, ToMS: s.ToMS, Owner: s.Owner}
+		seg.Title = segTitle(seg, parts)
+		out = append(out, seg)
 	}
 	for i := range out {
 		s := &out[i]
@@ -158,16 +162,29 @@ func dominant(m map[string]int64) string {
 	return rebalance.StateProcessing
 }
 
-func segText(s rebalance.Segment) string {
-	who := ""
-	if s.Owner != "" {
-		who = " on " + s.Owner
-		if s.State == rebalance.StateUnowned {
-			who = " (still assigned to " + s.Owner + ")"
-		}
+// stateOwner: "processing m1", "unowned (m2)" for an item still assigned to a dead member.
+func stateOwner(state, owner string) string {
+	switch {
+	case owner == "":
+		return state
+	case state == rebalance.StateUnowned:
+		return state + " (" + owner + ")"
 	}
-	return fmt.Sprintf("%s%s, %s–%s", s.State, who, Secs(s.FromMS), Secs(s.ToMS))
+	return state + " " + owner
 }
+
+// segTitle is the hover text: "processing m1 0–10.5 s", or for a fold
+// "paused 10.5–10.9 s: revoking m1, unowned, starting m2".
+func segTitle(s TimelineSeg, parts []string) string {
+	span := fmt.Sprintf("%s–%s s", num(s.FromMS), num(s.ToMS))
+	if len(parts) > 1 {
+		return "paused " + span + ": " + strings.Join(parts, ", ")
+	}
+	return parts[0] + " " + span
+}
+
+// num formats milliseconds as seconds to a tenth ("10.5", "60").
+func num(ms int64) string { return strconv.FormatFloat(math.Round(float64(ms)/100)/10, 'f', -1, 64) }
 
 func round1(f float64) float64 { return float64(int64(f*10+0.5)) / 10 }
 
