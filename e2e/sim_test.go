@@ -35,7 +35,8 @@ func TestSimulation(t *testing.T) {
 	if !Eval[bool](ctx, t, `getComputedStyle(document.querySelector('svg.tl rect.s-processing')).fill !== 'none'`) {
 		t.Error("processing segments have no fill")
 	}
-	shot(ctx, t, "/tmp/sim-card-desktop.png")
+	CheckA11y(ctx, t, "a card with its simulation")
+	simShot(ctx, t, "/tmp/sim-card-desktop.png")
 	if png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.ID("simulation"))); err == nil {
 		os.WriteFile("/tmp/sim-figure-desktop.png", png, 0o644)
 	}
@@ -53,7 +54,7 @@ func TestSimulation(t *testing.T) {
 	if Eval[bool](ctx, t, `document.documentElement.scrollWidth > window.innerWidth + 1`) {
 		t.Error("the page scrolls sideways at phone width")
 	}
-	shot(ctx, t, "/tmp/sim-card-phone.png")
+	simShot(ctx, t, "/tmp/sim-card-phone.png")
 	if png, err := chromedp.Run(ctx, chromedp.ScreenshotScale(chromedp.ID("simulation"), 2)); err == nil {
 		os.WriteFile("/tmp/sim-figure-phone.png", png, 0o644) // a closer look, for a human
 	}
@@ -70,7 +71,7 @@ func TestSimulation(t *testing.T) {
 	); err != nil {
 		t.Fatalf("lab: %v", err)
 	}
-	submitLab(ctx, t)
+	simSubmitLab(ctx, t)
 	if Eval[int](ctx, t, `document.querySelectorAll('svg.tl').length`) != 1 {
 		t.Fatal("eager alone should draw one timeline")
 	}
@@ -78,7 +79,7 @@ func TestSimulation(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("p-eager")), chromedp.Click(chromedp.ID("p-cooperative"))); err != nil {
 		t.Fatal(err)
 	}
-	submitLab(ctx, t)
+	simSubmitLab(ctx, t)
 	if h := Eval[string](ctx, t, `document.querySelector('#sim-metrics thead th[data-variant]').textContent`); h != "cooperative" {
 		t.Fatalf("metrics column = %q, want cooperative", h)
 	}
@@ -97,7 +98,8 @@ func TestSimulation(t *testing.T) {
 		t.Errorf("scrubber: %q → %q", before, after)
 	}
 
-	shot(ctx, t, "/tmp/sim-lab-desktop.png")
+	CheckA11y(ctx, t, "the lab with a result")
+	simShot(ctx, t, "/tmp/sim-lab-desktop.png")
 
 	// A bad value: the message sits at the field.
 	if err := chromedp.Do(ctx,
@@ -106,19 +108,20 @@ func TestSimulation(t *testing.T) {
 	); err != nil {
 		t.Fatalf("bad value: %v", err)
 	}
-	submitLab(ctx, t)
+	simSubmitLab(ctx, t)
 	if msg := Eval[string](ctx, t, `document.getElementById('heartbeat-error').textContent`); msg == "" {
 		t.Error("no message at the heartbeat field")
 	}
+	CheckA11y(ctx, t, "the lab with a bad value")
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844)); err != nil {
 		t.Fatal(err)
 	}
-	shot(ctx, t, "/tmp/sim-lab-error-phone.png")
+	simShot(ctx, t, "/tmp/sim-lab-error-phone.png")
 }
 
-// submitLab submits the lab form and waits for the new page (the old one is marked first, so
+// simSubmitLab submits the lab form and waits for the new page (the old one is marked first, so
 // a wait cannot be satisfied by what was already there).
-func submitLab(ctx context.Context, t *testing.T) {
+func simSubmitLab(ctx context.Context, t *testing.T) {
 	t.Helper()
 	Eval[bool](ctx, t, `document.body.dataset.old = '1', true`)
 	if err := chromedp.Do(ctx,
@@ -130,8 +133,8 @@ func submitLab(ctx context.Context, t *testing.T) {
 	}
 }
 
-// shot saves a full-page screenshot for a human to look at (not committed).
-func shot(ctx context.Context, t *testing.T, path string) {
+// simShot saves a full-page screenshot for a human to look at (not committed).
+func simShot(ctx context.Context, t *testing.T, path string) {
 	t.Helper()
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100 gives a PNG; lower qualities give JPEG
 	if err != nil {
