@@ -2,8 +2,18 @@ package rebalance
 
 import (
 	"container/heap"
+	"slices"
 	"sort"
 )
+
+// sortItems orders items canonically; with one topic (connector) index order is that order.
+func (s *sim) sortItems(its []int32) {
+	if len(s.groups) == 1 && s.sc.Kind == "consumer" {
+		slices.Sort(its)
+		return
+	}
+	sort.Slice(its, func(a, b int) bool { return s.less(its[a], its[b]) })
+}
 
 // Assignors work on member indices (ws, sorted by name) and return an owner per item
 // (-1 = unassigned) in out, which must have len(s.items). Only existing items are assigned.
@@ -66,11 +76,7 @@ func (s *sim) assignRoundRobin(ws []int32, out []int32) {
 	}
 }
 
-// assignSticky balances total counts (within one) and keeps as many previous owners (prev) as
-// possible: the extra partitions go to the members that own most, each member keeps up to its
-// quota, and the rest is dealt to members under quota. Ties are broken towards per-topic
-// balance: a member keeps its partitions alternating between topics, and a free partition goes
-// to the member with room holding the fewest of that topic.
+// assignSticky is the array form of stickyLists: prev gives each item's previous owner id.
 func (s *sim) assignSticky(ws []int32, prev []int32, out []int32) {
 	fill(out, -1)
 	n := len(ws)
@@ -87,17 +93,43 @@ func (s *sim) assignSticky(ws []int32, prev []int32, out []int32) {
 		pos[m] = int32(i) + 1
 	}
 	owned := make([][]int32, n)
-	var free []int32
-	total := 0
+	var orphans []int32
 	for g := range s.groups {
 		for _, it := range s.liveItems(g) {
-			total++
 			if p := prev[it]; p >= 0 && p <= maxID && pos[p] > 0 {
 				owned[pos[p]-1] = append(owned[pos[p]-1], it)
 			} else {
-				free = append(free, it)
+				orphans = append(orphans, it)
 			}
 		}
+	}
+	keep, add := s.stickyLists(owned, orphans, true)
+	for i := range keep {
+		for _, it := range keep[i] {
+			out[it] = ws[i]
+		}
+		for _, it := range add[i] {
+			out[it] = ws[i]
+		}
+	}
+}
+
+// stickyLists balances total counts (within one) and keeps as many current owners as possible:
+// the extra partitions go to the members that own most, each member keeps up to its quota, and
+// the rest is dealt to members under quota. Ties lean towards per-topic balance: a member keeps
+// its partitions alternating between topics, and a free partition goes to the member with room
+// holding the fewest of that topic. owned[i] are the live items member i owns (disjoint);
+// orphans the live items nobody owns. It returns, per member, what it keeps and what it gains.
+// Work is proportional to what moves, plus the lists of members that must give something up.
+func (s *sim) stickyLists(owned [][]int32, orphans []int32, sorted bool) (keep, add [][]int32) {
+	n := len(owned)
+	keep, add = make([][]int32, n), make([][]int32, n)
+	if n == 0 {
+		return
+	}
+	total := len(orphans)
+	for _, o := range owned {
+		total += len(o)
 	}
 	q, extra := total/n, total%n
 	order := make([]int, n)
@@ -112,38 +144,49 @@ func (s *sim) assignSticky(ws []int32, prev []int32, out []int32) {
 			target[i]++
 		}
 	}
-	G := len(s.groups)
-	perTopic := n*G <= 4_000_000
-	var cnt []int32 // member i, group g -> kept count at i*G+g
-	if perTopic {
-		cnt = make([]int32, n*G)
-	}
-	kept := make([]int, n)
+	free := append([]int32(nil), orphans...)
 	for i, its := range owned {
+		if len(its) <= target[i] {
+			keep[i] = its
+			continue
+		}
+		if !sorted {
+			its = append([]int32(nil), its...)
+			s.sortItems(its)
+		}
 		stamp := s.keepAlternating(its, target[i])
 		for _, it := range its {
 			if s.items[it].stamp == stamp {
-				out[it] = ws[i]
-				kept[i]++
-				if perTopic {
-					cnt[i*G+int(s.items[it].group)]++
-				}
+				keep[i] = append(keep[i], it)
 			} else {
 				free = append(free, it)
 			}
 		}
 	}
-	sort.Slice(free, func(a, b int) bool { return s.less(free[a], free[b]) })
-	if !perTopic {
-		i := 0
+	if len(free) == 0 {
+		return
+	}
+	s.sortItems(free)
+	G := len(s.groups)
+	if G > 1 && n*G > 4_000_000 {
+		i := 0 // too many members × topics to track per topic: plain round-robin
 		for _, it := range free {
-			for kept[i%n] >= target[i%n] {
+			for len(keep[i%n])+len(add[i%n]) >= target[i%n] {
 				i++
 			}
-			out[it] = ws[i%n]
-			kept[i%n]++
+			add[i%n] = append(add[i%n], it)
 		}
 		return
+	}
+	cnt := make([]int32, n*G) // member i, group g -> count at i*G+g
+	for i := range keep {
+		if G == 1 {
+			cnt[i] = int32(len(keep[i]))
+			continue
+		}
+		for _, it := range keep[i] {
+			cnt[i*G+int(s.items[it].group)]++
+		}
 	}
 	for lo := 0; lo < len(free); {
 		g := int(s.items[free[lo]].group)
@@ -153,17 +196,16 @@ func (s *sim) assignSticky(ws []int32, prev []int32, out []int32) {
 		}
 		h := &roomHeap{cnt: cnt, g: g, G: G}
 		for i := range n {
-			if kept[i] < target[i] {
+			if len(keep[i])+len(add[i]) < target[i] {
 				h.idx = append(h.idx, i)
 			}
 		}
 		heap.Init(h)
 		for _, it := range free[lo:hi] {
 			i := h.idx[0]
-			out[it] = ws[i]
-			kept[i]++
+			add[i] = append(add[i], it)
 			cnt[i*G+g]++
-			if kept[i] >= target[i] {
+			if len(keep[i])+len(add[i]) >= target[i] {
 				heap.Pop(h)
 			} else {
 				heap.Fix(h, 0)
@@ -171,6 +213,7 @@ func (s *sim) assignSticky(ws []int32, prev []int32, out []int32) {
 		}
 		lo = hi
 	}
+	return
 }
 
 // keepAlternating marks up to k of its (sorted by group, part) with the returned stamp, taking

@@ -507,10 +507,13 @@ func (c *classic) completeJoin(live []*entry) {
 	newA := map[*entry][]int32{}
 	revoke := map[*entry][]int32{}
 	var parked []int32
+	var adds map[*entry][]int32
 	switch {
 	case s.sc.Kind == "connect" && !c.eager:
 		c.held = false
 		newA, revoke, parked = c.connectIncremental(ws)
+	case s.sc.Assignor == "sticky" || s.sc.Assignor == "cooperative-sticky":
+		newA, revoke, adds = c.stickyRound(ws)
 	default:
 		if cap(c.buf) < len(s.items) {
 			c.buf = make([]int32, len(s.items))
@@ -557,21 +560,98 @@ func (c *classic) completeJoin(live []*entry) {
 			e.next = nil
 		}
 	}
-	fill(c.assign, -1)
-	for e, its := range newA {
-		for _, it := range its {
-			c.assign[it] = e.id
+	if adds == nil {
+		fill(c.assign, -1)
+		for e, its := range newA {
+			for _, it := range its {
+				c.assign[it] = e.id
+			}
 		}
 	}
 	c.state = gCompleting
 	c.computedAt = s.now
 	cur := c.cur
 	gen := c.gen
-	s.after(2*s.cfg.rpc, func() { c.syncDone(ws, newA, revoke, parked, cur, gen) })
+	s.after(2*s.cfg.rpc, func() { c.syncDone(ws, newA, adds, revoke, parked, cur, gen) })
+}
+
+// stickyRound runs sticky / cooperative-sticky over the members' lists, touching only what
+// moves: eager sticky starts from the previous assignment, cooperative from what members own,
+// and withholds partitions that change owner (KIP-429). adds is what each member gains now.
+func (c *classic) stickyRound(ws []*entry) (newA, revoke, adds map[*entry][]int32) {
+	s := c.s
+	newA, revoke, adds = map[*entry][]int32{}, map[*entry][]int32{}, map[*entry][]int32{}
+	owned := make([][]int32, len(ws))
+	sum := 0
+	for i, e := range ws {
+		if c.eager {
+			owned[i] = e.assigned
+		} else {
+			owned[i] = e.owned
+		}
+		sum += len(owned[i])
+	}
+	var orphans []int32
+	if sum != s.liveCount {
+		s.stamp++
+		st := s.stamp
+		for _, o := range owned {
+			for _, it := range o {
+				s.items[it].stamp = st
+			}
+		}
+		for g := range s.groups {
+			for _, it := range s.liveItems(g) {
+				if s.items[it].stamp != st {
+					orphans = append(orphans, it)
+				}
+			}
+		}
+	}
+	keep, add := s.stickyLists(owned, orphans, false)
+	from := map[int32]*entry{} // items given up by an over-quota member
+	for i, e := range ws {
+		if len(keep[i]) < len(owned[i]) {
+			s.stamp++
+			for _, it := range keep[i] {
+				s.items[it].stamp = s.stamp
+			}
+			for _, it := range owned[i] {
+				if s.items[it].stamp != s.stamp {
+					from[it] = e
+				}
+			}
+		}
+	}
+	for i, e := range ws {
+		na := append(make([]int32, 0, len(keep[i])+len(add[i])), keep[i]...)
+		for _, it := range add[i] {
+			if old, ok := from[it]; ok && !c.eager {
+				revoke[old] = append(revoke[old], it)
+				c.assign[it] = -1
+				continue
+			}
+			na = append(na, it)
+			adds[e] = append(adds[e], it)
+			c.assign[it] = e.id
+		}
+		newA[e] = na
+	}
+	if c.eager {
+		// Everything restarts in eager; the coordinator's view is rebuilt in full.
+		fill(c.assign, -1)
+		for e, its := range newA {
+			for _, it := range its {
+				c.assign[it] = e.id
+			}
+		}
+		adds = nil
+	}
+	return newA, revoke, adds
 }
 
 // syncDone: SyncGroup responses reach the members; they revoke and start what changed.
-func (c *classic) syncDone(ws []*entry, newA, revoke map[*entry][]int32, parked []int32, cur *pending, gen int) {
+func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, parked []int32, cur *pending, gen int) {
 	s := c.s
 	assignRec := map[int32][]int32{}
 	addedRec := map[int32][]int32{}
@@ -582,17 +662,21 @@ func (c *classic) syncDone(ws []*entry, newA, revoke map[*entry][]int32, parked 
 		if e.removed {
 			continue
 		}
-		s.stamp++
-		for _, it := range e.assigned {
-			s.items[it].stamp = s.stamp
+		if adds != nil {
+			addedRec[m.idx] = append(addedRec[m.idx], adds[e]...)
+		} else {
+			s.stamp++
+			for _, it := range e.assigned {
+				s.items[it].stamp = s.stamp
+			}
+			for _, it := range newA[e] {
+				if s.items[it].stamp != s.stamp {
+					addedRec[m.idx] = append(addedRec[m.idx], it)
+				}
+			}
 		}
 		e.assigned = newA[e]
 		assignRec[m.idx] = newA[e]
-		for _, it := range newA[e] {
-			if s.items[it].stamp != s.stamp {
-				addedRec[m.idx] = append(addedRec[m.idx], it)
-			}
-		}
 		if m.entry != e || !m.up {
 			continue
 		}
@@ -608,10 +692,12 @@ func (c *classic) syncDone(ws []*entry, newA, revoke map[*entry][]int32, parked 
 				}
 			})
 		}
-		var start []int32
-		for _, it := range newA[e] {
-			if s.items[it].owner != m.idx {
-				start = append(start, it)
+		start := adds[e]
+		if adds == nil {
+			for _, it := range newA[e] {
+				if s.items[it].owner != m.idx {
+					start = append(start, it)
+				}
 			}
 		}
 		s.startItems(m, start)
@@ -651,10 +737,18 @@ func (c *classic) checkRound(ws []*entry, revoke map[*entry][]int32, parked []in
 	if pending || c.held || len(ws) == 0 {
 		return
 	}
-	for it := range s.items {
-		if x := &s.items[it]; x.exists && !x.deleted && x.born <= c.computedAt && c.assign[it] < 0 {
-			s.invariant("round %d: %s is assigned to nobody in a stable group", c.gen, s.names[it])
-			break
+	n := 0
+	for _, e := range ws {
+		if !e.removed {
+			n += len(e.assigned)
+		}
+	}
+	if n != s.liveCount {
+		for it := range s.items {
+			if x := &s.items[it]; x.exists && !x.deleted && x.born <= c.computedAt && c.assign[it] < 0 {
+				s.invariant("round %d: %s is assigned to nobody in a stable group", c.gen, s.names[it])
+				break
+			}
 		}
 	}
 	if s.sc.Kind == "consumer" && s.sc.Assignor == "range" && len(s.groups) > 1 {
@@ -666,10 +760,13 @@ func (c *classic) checkRound(ws []*entry, revoke map[*entry][]int32, parked []in
 			if e.removed {
 				continue
 			}
-			n := 0
-			for _, it := range e.assigned {
-				if s.sc.Kind == "consumer" || (s.items[it].part < 0) == conn {
-					n++
+			n := len(e.assigned)
+			if s.sc.Kind == "connect" {
+				n = 0
+				for _, it := range e.assigned {
+					if (s.items[it].part < 0) == conn {
+						n++
+					}
 				}
 			}
 			if lo < 0 || n < lo {

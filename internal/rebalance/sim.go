@@ -114,6 +114,7 @@ type sim struct {
 	downtime, maxPause  int64
 	moved, wasted, viol int
 	notProcessing       int
+	liveCount           int // items that exist and are not being removed
 	stableAt            int64
 	firstEvent          int64
 	roundItems          int
@@ -259,6 +260,7 @@ func (s *sim) addItem(g int, part int) int32 {
 	s.recordSeg(idx)
 	s.groups[g].items = append(s.groups[g].items, idx)
 	s.notProcessing++
+	s.liveCount++
 	return idx
 }
 
@@ -283,6 +285,7 @@ func (s *sim) growGroup(g, n int) {
 		if s.items[it].exists && !s.items[it].deleted {
 			s.items[it].deleted = true
 			s.groups[g].dirty = true
+			s.liveCount--
 			if s.items[it].owner < 0 {
 				s.kill(it)
 			}
@@ -293,9 +296,13 @@ func (s *sim) growGroup(g, n int) {
 func (s *sim) revive(it int32) {
 	x := &s.items[it]
 	if x.exists {
+		if x.deleted {
+			s.liveCount++
+		}
 		x.deleted = false
 		return
 	}
+	s.liveCount++
 	x.exists, x.deleted, x.died, x.born = true, false, -1, s.now
 	x.pauseStart, x.since = s.now, s.now
 	x.state, x.owner, x.label = stUnowned, -1, -1
@@ -532,7 +539,7 @@ func (s *sim) checkStable() {
 func (s *sim) itemsOf(its []int32) []string {
 	out := make([]string, 0, len(its))
 	sorted := append([]int32(nil), its...)
-	sort.Slice(sorted, func(i, j int) bool { return s.less(sorted[i], sorted[j]) })
+	s.sortItems(sorted)
 	for _, it := range sorted {
 		out = append(out, s.names[it])
 	}
