@@ -79,7 +79,9 @@ func (s *Server) runSim(ctx context.Context, sc rebalance.Scenario, lim rebalanc
 	}
 	ctx, cancel := context.WithTimeout(ctx, simRunTimeout)
 	defer cancel()
+	start := time.Now()
 	res, err := rebalance.Run(ctx, sc, lim)
+	metrics.SimulationRan(time.Since(start))
 	if errors.Is(err, rebalance.ErrBudget) {
 		if ctx.Err() == context.Canceled {
 			return nil, context.Canceled
