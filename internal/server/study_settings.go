@@ -30,7 +30,9 @@ func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, status int, f views.SettingsForm) {
-	s.render(w, r, status, views.Settings(s.page(r, "Settings", "study.js"), f))
+	p := s.page(r, "Settings", "study.js")
+	p.CSS = append(p.CSS, s.assets.URL("study.css"))
+	s.render(w, r, status, views.Settings(p, f))
 }
 
 func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {

@@ -163,7 +163,8 @@ func buildForecast(cards []*deck.Card, states map[string]srs.Card, now time.Time
 			counts[i]++
 		}
 	}
-	f := views.Forecast{Width: forecastX0 + forecastN*barStep, Height: barTop + barHeight + barBottom}
+	f := views.Forecast{Width: forecastX0 + forecastN*barStep + 24, // room for the last date label
+		Height: barTop + barHeight + barBottom}
 	busiest := 1
 	for i, n := range counts {
 		busiest = max(busiest, n)
