@@ -28,18 +28,23 @@ func cmdUser(ctx context.Context, args []string, getenv func(string) string, io 
 		fmt.Fprintln(io.err, "usage: rehearse user add [--admin] [--data DIR] NAME   (password on stdin)")
 		return exitError{2}
 	}
-	cfg, fl, err := parseConfig("user add", args[1:], getenv, io.err, "data")
+	// --admin may come anywhere: before the flags parseConfig knows, or after the name.
 	admin := false
-	_ = fl
+	var rest []string
+	for _, a := range args[1:] {
+		if a == "--admin" || a == "-admin" {
+			admin = true
+			continue
+		}
+		rest = append(rest, a)
+	}
+	cfg, fl, err := parseConfig("user add", rest, getenv, io.err, "data")
 	if err != nil {
 		return err
 	}
-	rest := fl.Args()
 	var name string
-	for _, a := range rest {
+	for _, a := range fl.Args() {
 		switch {
-		case a == "--admin" || a == "-admin":
-			admin = true
 		case name == "":
 			name = a
 		default:

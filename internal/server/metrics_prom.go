@@ -21,6 +21,7 @@ type appMetrics struct {
 	answers    prometheus.Counter
 	mocks      *prometheus.CounterVec
 	deckCards  prometheus.Gauge
+	reloads    *prometheus.CounterVec
 	simSeconds prometheus.Histogram
 }
 
@@ -43,16 +44,21 @@ func newMetrics() *appMetrics {
 		deckCards: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "rehearse_deck_cards", Help: "Cards in the deck currently served.",
 		}),
+		reloads: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "rehearse_deck_reloads_total", Help: "Deck reloads by result (ok, failed).",
+		}, []string{"result"}),
 		simSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "rehearse_simulation_run_seconds", Help: "Time to run one rebalance simulation.",
 			Buckets: prometheus.ExponentialBuckets(0.0005, 4, 8),
 		}),
 	}
-	m.reg.MustRegister(m.requests, m.duration, m.answers, m.mocks, m.deckCards, m.simSeconds,
+	m.reg.MustRegister(m.requests, m.duration, m.answers, m.mocks, m.deckCards, m.reloads, m.simSeconds,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	// Both event series exist from the start, so rate() works before the first mock.
 	m.mocks.WithLabelValues("started")
 	m.mocks.WithLabelValues("finished")
+	m.reloads.WithLabelValues("ok")
+	m.reloads.WithLabelValues("failed")
 	return m
 }
 
@@ -69,6 +75,8 @@ func (m *appMetrics) MockFinished() { m.mocks.WithLabelValues("finished").Inc() 
 func (m *appMetrics) SimulationRan(d time.Duration) { m.simSeconds.Observe(d.Seconds()) }
 
 func (m *appMetrics) setDeckSize(n int) { m.deckCards.Set(float64(n)) }
+
+func (m *appMetrics) deckReloaded(result string) { m.reloads.WithLabelValues(result).Inc() }
 
 func (m *appMetrics) observeRequest(route, method string, status int, d time.Duration) {
 	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()

@@ -48,12 +48,13 @@ type appMetrics struct {
 	answers   uint64
 	mocks     map[string]uint64 // started, finished
 	deckCards float64
+	reloads   map[string]uint64 // ok, failed
 	sim       histogram
 }
 
 func newMetrics() *appMetrics {
 	return &appMetrics{start: time.Now(), requests: map[[3]string]uint64{}, durations: map[[2]string]*histogram{},
-		mocks: map[string]uint64{"started": 0, "finished": 0}}
+		mocks: map[string]uint64{"started": 0, "finished": 0}, reloads: map[string]uint64{"ok": 0, "failed": 0}}
 }
 
 // AnswerRecorded counts one study rating (the study feature calls it after storing a review).
@@ -73,6 +74,8 @@ func (m *appMetrics) SimulationRan(d time.Duration) {
 }
 
 func (m *appMetrics) setDeckSize(n int) { m.mu.Lock(); m.deckCards = float64(n); m.mu.Unlock() }
+
+func (m *appMetrics) deckReloaded(result string) { m.mu.Lock(); m.reloads[result]++; m.mu.Unlock() }
 
 func (m *appMetrics) observeRequest(route, method string, status int, d time.Duration) {
 	m.mu.Lock()
@@ -117,6 +120,10 @@ func (m *appMetrics) write(w *bufio.Writer) {
 	}
 	head("rehearse_deck_cards", "gauge", "Cards in the deck currently served.")
 	fmt.Fprintf(w, "rehearse_deck_cards %g\n", m.deckCards)
+	head("rehearse_deck_reloads_total", "counter", "Deck reloads by result (ok, failed).")
+	for _, res := range []string{"failed", "ok"} {
+		fmt.Fprintf(w, "rehearse_deck_reloads_total{%s} %d\n", labels("result", res), m.reloads[res])
+	}
 	head("rehearse_simulation_run_seconds", "histogram", "Time to run one rebalance simulation.")
 	writeHistogram(w, "rehearse_simulation_run_seconds", "", simBuckets, &m.sim)
 	head("go_goroutines", "gauge", "Number of goroutines that currently exist.")

@@ -68,6 +68,7 @@ func (h *DeckHolder) Reload() error {
 		err = errors.New("the loader returned no deck")
 	}
 	if err != nil {
+		metrics.deckReloaded("failed")
 		h.status.FailedAt, h.status.Errors, h.status.OtherError = h.now(), nil, ""
 		var list deck.ErrorList
 		if errors.As(err, &list) {
@@ -79,6 +80,7 @@ func (h *DeckHolder) Reload() error {
 	}
 	h.cur.Store(d)
 	metrics.setDeckSize(d.Len())
+	metrics.deckReloaded("ok")
 	h.status.LoadedAt, h.status.FailedAt, h.status.Errors, h.status.OtherError = h.now(), time.Time{}, nil, ""
 	return nil
 }
