@@ -251,17 +251,12 @@ func ScrubData(label string, r *rebalance.Result, maxRows int) string {
 	return string(b)
 }
 
-// StateAt returns an item's state and owner at ms ("" when the item does not exist yet).
+// StateAt returns an item's state and owner at ms ("" before the item exists). The run's last
+// instant belongs to the segment that ends there.
 func StateAt(tl rebalance.ItemTimeline, ms int64) (state, owner string) {
-	for _, s := range tl.Segments {
-		if s.FromMS <= ms && ms < s.ToMS {
+	for i, s := range tl.Segments {
+		if s.FromMS <= ms && (ms < s.ToMS || (i == len(tl.Segments)-1 && ms == s.ToMS)) {
 			return s.State, s.Owner
-		}
-	}
-	if n := len(tl.Segments); n > 0 && ms >= tl.Segments[n-1].ToMS && tl.Segments[n-1].ToMS > 0 {
-		last := tl.Segments[n-1]
-		if ms == last.ToMS {
-			return last.State, last.Owner
 		}
 	}
 	return "", ""
