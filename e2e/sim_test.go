@@ -54,6 +54,7 @@ func TestSimulation(t *testing.T) {
 	if Eval[bool](ctx, t, `document.documentElement.scrollWidth > window.innerWidth + 1`) {
 		t.Error("the page scrolls sideways at phone width")
 	}
+	CheckA11y(ctx, t, "a card with its simulation, phone width")
 	simShot(ctx, t, "/tmp/sim-card-phone.png")
 	if png, err := chromedp.Run(ctx, chromedp.ScreenshotScale(chromedp.ID("simulation"), 2)); err == nil {
 		os.WriteFile("/tmp/sim-figure-phone.png", png, 0o644) // a closer look, for a human
