@@ -62,7 +62,11 @@ func (s *Server) card(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, views.Card(s.page(r, c.Question, s.cardScripts()...), v))
+	p := s.page(r, c.Question, s.cardScripts()...)
+	if v.Simulation != nil {
+		p.CSS = append(p.CSS, s.assets.URL("sim.css"))
+	}
+	s.render(w, r, http.StatusOK, views.Card(p, v))
 }
 
 func topicSlugOf(s *Server, name string) string {

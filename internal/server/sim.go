@@ -128,7 +128,6 @@ func (s *Server) cardSimulation(r *http.Request, c *deck.Card) (views.Slot, erro
 		return nil, err
 	}
 	cmp.Caption = c.Sim.Caption
-	cmp.CSS = s.assets.URL("sim.css")
 	return views.SimFigure(cmp), nil
 }
 
