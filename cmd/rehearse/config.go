@@ -47,7 +47,7 @@ var settings = []setting{
 	{"private", "REHEARSE_PRIVATE", "false", "private mode: only the login page without a session"},
 	{"session-ttl", "REHEARSE_SESSION_TTL", "720h", "how long a login lasts"},
 	{"metrics-addr", "REHEARSE_METRICS_ADDR", "", "serve Prometheus metrics on this separate address (empty: admins only at /metrics)"},
-	{"trusted-proxies", "REHEARSE_TRUSTED_PROXIES", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-* headers are trusted"},
+	{"trusted-proxies", "REHEARSE_TRUSTED_PROXIES", "", "comma-separated CIDRs or addresses of reverse proxies whose X-Forwarded-For/Proto are trusted"},
 }
 
 // parseConfig reads flags over environment defaults.
