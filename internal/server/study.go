@@ -251,16 +251,31 @@ func (s *Server) studyAnswer(w http.ResponseWriter, r *http.Request) {
 	// The form carries the answer count it was shown with: a second submit of the same form
 	// (double click, back button) must not answer the card twice.
 	if reps, err := strconv.Atoi(r.PostFormValue("reps")); err == nil && reps != before.Reps {
-		http.Redirect(w, r, studyURL(filter, nil), http.StatusSeeOther)
+		s.answered(w, r, filter, 0, errStaleAnswer)
 		return
 	}
 	after := scheduler(u).Review(before, rating, now)
-	_, err = s.db.RecordReview(ctx, u.ID, c.ID, before, after, rating, now, took.Milliseconds(), store.ModeStudy)
-	if err != nil && !errors.Is(err, store.ErrConflict) {
-		s.fail(w, r, err)
-		return
+	id, err := s.db.RecordReview(ctx, u.ID, c.ID, before, after, rating, now, took.Milliseconds(), store.ModeStudy)
+	if errors.Is(err, store.ErrConflict) {
+		err = errStaleAnswer
 	}
-	http.Redirect(w, r, studyURL(filter, nil), http.StatusSeeOther)
+	s.answered(w, r, filter, id, err)
+}
+
+var errStaleAnswer = errStatus(http.StatusConflict, "That card was already answered; nothing was recorded.")
+
+// answered ends a study answer. A browser gets the next card, a stale answer included; a JSON
+// client gets 200 naming the review_log row, or 409 for a stale answer, so it knows exactly
+// whether its rating was stored.
+func (s *Server) answered(w http.ResponseWriter, r *http.Request, filter views.StudyFilter, logID int64, err error) {
+	switch {
+	case err == nil && wantsJSON(r):
+		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "log_id": logID})
+	case err == nil || (err == errStaleAnswer && !wantsJSON(r)):
+		http.Redirect(w, r, studyURL(filter, nil), http.StatusSeeOther)
+	default:
+		s.fail(w, r, err)
+	}
 }
 
 func (s *Server) studyUndo(w http.ResponseWriter, r *http.Request) {
