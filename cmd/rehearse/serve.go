@@ -56,7 +56,14 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	if err != nil {
 		return err
 	}
-	servers := []*http.Server{newHTTPServer(srv.Handler(), log)}
+	handler := srv.Handler()
+	if id := getenv("REHEARSE_BENCH_STATIC"); id != "" { // bench/run.sh's ceiling page
+		if handler, err = srv.WithBenchStatic(handler, id); err != nil {
+			ln.Close()
+			return err
+		}
+	}
+	servers := []*http.Server{newHTTPServer(handler, log)}
 	listeners := []net.Listener{ln}
 	if cfg.MetricsAddr != "" {
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)
@@ -77,6 +84,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 
 	stopHUP := reloadOnSIGHUP(decks, cfg.Content, log)
 	defer stopHUP()
+	go purgeSessions(ctx, db, log)
 
 	errc := make(chan error, len(servers))
 	for i, hs := range servers {
@@ -145,6 +153,25 @@ func reloadOnSIGHUP(decks *server.DeckHolder, dir string, log *slog.Logger) (sto
 		}
 	}()
 	return func() { signal.Stop(hup); close(done) }
+}
+
+// purgeSessions deletes expired sessions hourly until ctx ends; expired ones are already refused,
+// this only keeps the table small.
+func purgeSessions(ctx context.Context, db *store.DB, log *slog.Logger) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		if n, err := db.PurgeExpiredSessions(ctx, time.Now()); err != nil && ctx.Err() == nil {
+			log.Warn("purging expired sessions", "err", err)
+		} else if n > 0 {
+			log.Info("expired sessions purged", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // newDeckHolder loads the deck from dir (or the embedded one when dir is empty) into a holder
