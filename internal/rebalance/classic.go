@@ -42,6 +42,8 @@ type classic struct {
 	state     gstate
 	entries   []*entry
 	all       []*entry // every entry ever, by id
+	nEntries  int      // live entries
+	nJoined   int      // live entries that joined the current round
 	gen       int
 	round     int
 	delaying  bool
@@ -120,6 +122,7 @@ func (c *classic) newEntry(m *member) *entry {
 	m.entry = e
 	c.all = append(c.all, e)
 	c.entries = append(c.entries, e)
+	c.nEntries++
 	return e
 }
 
@@ -309,8 +312,11 @@ func (c *classic) join(m *member, why string) {
 			}
 		}
 	}
+	if !e.joined {
+		c.nJoined++
+	}
 	e.joined = true
-	e.owned = append(e.owned[:0], s.heldList(m)...)
+	e.owned = append([]int32(nil), s.heldList(m)...) // fresh: assignments may alias it
 	switch c.state {
 	case gEmpty:
 		c.startRebalance("group forms: " + why)
@@ -325,7 +331,7 @@ func (c *classic) join(m *member, why string) {
 }
 
 func (c *classic) fence(old *entry) {
-	old.removed = true
+	c.forget(old)
 	if old.m.entry == old {
 		old.m.entry = nil
 	}
@@ -447,12 +453,23 @@ func (c *classic) deadline(round int) {
 
 // dropEntry removes an entry without starting a new rebalance (the caller handles that).
 func (c *classic) dropEntry(e *entry) {
-	e.removed = true
+	c.forget(e)
 	if e.m.entry == e {
 		e.m.entry = nil
 		c.s.dropItems(e.m, -1)
 	}
 	c.s.unlabel(e.m, e.assigned)
+}
+
+func (c *classic) forget(e *entry) {
+	if e.removed {
+		return
+	}
+	e.removed = true
+	c.nEntries--
+	if e.joined {
+		c.nJoined--
+	}
 }
 
 // remove takes an entry out of the group (LeaveGroup or session timeout).
@@ -477,7 +494,7 @@ func (c *classic) remove(e *entry, why string) {
 }
 
 func (c *classic) tryComplete() {
-	if c.state != gPreparing || c.delaying {
+	if c.state != gPreparing || c.delaying || c.nEntries > 0 && c.nJoined < c.nEntries {
 		return
 	}
 	live := c.live()
@@ -580,7 +597,7 @@ func (c *classic) completeJoin(live []*entry) {
 // and withholds partitions that change owner (KIP-429). adds is what each member gains now.
 func (c *classic) stickyRound(ws []*entry) (newA, revoke, adds map[*entry][]int32) {
 	s := c.s
-	newA, revoke, adds = map[*entry][]int32{}, map[*entry][]int32{}, map[*entry][]int32{}
+	newA, revoke, adds = make(map[*entry][]int32, len(ws)), map[*entry][]int32{}, map[*entry][]int32{}
 	owned := make([][]int32, len(ws))
 	sum := 0
 	for i, e := range ws {
@@ -624,6 +641,10 @@ func (c *classic) stickyRound(ws []*entry) (newA, revoke, adds map[*entry][]int3
 		}
 	}
 	for i, e := range ws {
+		if len(add[i]) == 0 {
+			newA[e] = keep[i] // keep lists are never modified afterwards
+			continue
+		}
 		na := append(make([]int32, 0, len(keep[i])+len(add[i])), keep[i]...)
 		for _, it := range add[i] {
 			if old, ok := from[it]; ok && !c.eager {
@@ -658,6 +679,9 @@ func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, p
 	revokedRec := cur.revoked
 	for _, e := range ws {
 		m := e.m
+		if e.joined && !e.removed {
+			c.nJoined--
+		}
 		e.joined = false
 		if e.removed {
 			continue

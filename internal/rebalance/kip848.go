@@ -34,6 +34,9 @@ type kip848 struct {
 	target   []int32 // item -> entry id (-1)
 	targetOf map[int32][]int32
 	cur      *kround
+	// Gate for check: members reconciled this epoch, members expected, members gone since.
+	done, expect, awayN int
+	nextID              int32
 }
 
 func newKIP848(s *sim) *kip848 {
@@ -57,10 +60,10 @@ func newKIP848(s *sim) *kip848 {
 				k.target[idx[n]] = s.byName[mn].k.id
 			}
 		}
+		k.index()
 	} else {
 		k.compute()
 	}
-	k.index()
 	for it, id := range k.target {
 		if id < 0 {
 			continue
@@ -81,23 +84,27 @@ func newKIP848(s *sim) *kip848 {
 }
 
 func (k *kip848) newEntry(m *member) *kentry {
-	e := &kentry{id: int32(len(k.entries)), m: m, alive: true, hbAt: -1}
+	e := &kentry{id: k.nextID, m: m, alive: true, hbAt: -1}
+	k.nextID++
 	k.entries = append(k.entries, e)
 	m.k = e
 	return e
 }
 
 func (k *kip848) live() []*kentry {
-	var out []*kentry
+	out := k.entries[:0]
 	for _, e := range k.entries {
 		if !e.removed {
 			out = append(out, e)
 		}
 	}
+	clear(k.entries[len(out):])
+	k.entries = out
 	return out
 }
 
-// compute runs the server-side assignor over the members still in the group.
+// compute runs the server-side assignor over the members still in the group. Uniform works on
+// the current target lists, so a bump costs about what moves; range recomputes from scratch.
 func (k *kip848) compute() {
 	s := k.s
 	for len(k.target) < len(s.items) {
@@ -105,17 +112,57 @@ func (k *kip848) compute() {
 	}
 	live := k.live()
 	sort.SliceStable(live, func(i, j int) bool { return live[i].m.name < live[j].m.name })
-	ids := make([]int32, len(live))
-	for i, e := range live {
-		ids[i] = e.id
-	}
-	out := make([]int32, len(s.items))
 	if s.sc.Assignor == "range" {
+		ids := make([]int32, len(live))
+		for i, e := range live {
+			ids[i] = e.id
+		}
+		out := make([]int32, len(s.items))
 		s.assignRange(ids, out)
-	} else {
-		s.assignSticky(ids, k.target, out)
+		k.target = out
+		k.index()
+		return
 	}
-	k.target = out
+	owned := make([][]int32, len(live))
+	sum := 0
+	for i, e := range live {
+		owned[i] = k.targetOf[e.id]
+		sum += len(owned[i])
+	}
+	var orphans []int32
+	if sum != s.liveCount {
+		s.stamp++
+		st := s.stamp
+		for _, o := range owned {
+			for _, it := range o {
+				s.items[it].stamp = st
+			}
+		}
+		for g := range s.groups {
+			for _, it := range s.liveItems(g) {
+				if s.items[it].stamp != st {
+					orphans = append(orphans, it)
+				}
+			}
+		}
+	}
+	keep, add := s.stickyLists(owned, orphans, false)
+	clear(k.targetOf)
+	for _, it := range orphans {
+		k.target[it] = -1
+	}
+	for i, e := range live {
+		l := keep[i]
+		if len(add[i]) > 0 {
+			l = append(append(make([]int32, 0, len(keep[i])+len(add[i])), keep[i]...), add[i]...)
+			for _, it := range add[i] {
+				k.target[it] = e.id
+			}
+		}
+		if len(l) > 0 {
+			k.targetOf[e.id] = l
+		}
+	}
 }
 
 func (k *kip848) index() {
@@ -139,11 +186,14 @@ func (k *kip848) bump(why string, except *kentry) {
 	}
 	k.epoch++
 	k.compute()
-	k.index()
 	k.cur = &kround{gen: k.epoch, triggers: []string{why}, start: s.now, revoked: map[int32][]int32{}, added: map[int32][]int32{}}
+	k.done, k.expect, k.awayN = 0, 0, 0
 	for _, e := range k.live() {
-		if e.alive && e != except && e.m.k == e {
-			k.scheduleHB(e, s.nextTick(e.m, s.now+1))
+		if e.alive && e.m.k == e {
+			k.expect++
+			if e != except {
+				k.scheduleHB(e, s.nextTick(e.m, s.now+1))
+			}
 		}
 	}
 	k.check()
@@ -214,6 +264,9 @@ func (k *kip848) heartbeat(e *kentry) {
 		s.startItems(m, add)
 	}
 	if done {
+		if e.epoch != k.epoch {
+			k.done++
+		}
 		e.epoch = k.epoch
 	} else {
 		k.scheduleHB(e, s.nextTick(m, s.now+1))
@@ -222,7 +275,7 @@ func (k *kip848) heartbeat(e *kentry) {
 }
 
 func (k *kip848) check() {
-	if k.cur == nil {
+	if k.cur == nil || k.done < k.expect-k.awayN {
 		return
 	}
 	for _, e := range k.live() {
@@ -238,9 +291,12 @@ func (k *kip848) closeRound() {
 	s := k.s
 	r := k.cur
 	k.cur = nil
-	assign := map[int32][]int32{}
-	for _, e := range k.live() {
-		assign[e.m.idx] = append(assign[e.m.idx], k.targetOf[e.id]...)
+	var assign map[int32][]int32 // nil: too big to record
+	if s.roundItems+s.liveCount <= maxRoundItems {
+		assign = map[int32][]int32{}
+		for _, e := range k.live() {
+			assign[e.m.idx] = append(assign[e.m.idx], k.targetOf[e.id]...)
+		}
 	}
 	s.round(Round{Generation: r.gen, Trigger: strings.Join(r.triggers, "; "), StartMS: r.start, EndMS: s.now}, assign, r.revoked, r.added)
 	k.checkBalance()
@@ -263,7 +319,14 @@ func (k *kip848) checkBalance() {
 	if s.sc.Assignor != "range" && hi-lo > 1 {
 		s.invariant("epoch %d: counts range from %d to %d (must differ by at most one)", k.epoch, lo, hi)
 	}
+	n := 0
+	for _, e := range live {
+		n += len(k.targetOf[e.id])
+	}
 	for it := range k.target { // items created since this epoch are not in its target yet
+		if n == s.liveCount {
+			break
+		}
 		if x := &s.items[it]; x.exists && !x.deleted && k.target[it] < 0 {
 			s.invariant("epoch %d: %s is in no member's target", k.epoch, s.names[it])
 			break
@@ -337,6 +400,7 @@ func (k *kip848) away(e *kentry) {
 	s := k.s
 	e.alive = false
 	e.revive++
+	k.awayN++
 	rev := e.revive
 	s.at(s.lastTick(e.m, s.now)+s.cfg.rpc+s.cfg.session, func() {
 		if !e.removed && !e.alive && e.revive == rev {

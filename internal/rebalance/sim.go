@@ -568,7 +568,7 @@ func (s *sim) round(r Round, assign, revoked, added map[int32][]int32) {
 		n += len(l)
 	}
 	r.Assignment, r.Revoked, r.Added = map[string][]string{}, map[string][]string{}, map[string][]string{}
-	if s.roundItems+n > maxRoundItems {
+	if assign == nil || s.roundItems+n > maxRoundItems {
 		if !s.res.Truncated {
 			s.res.Truncated, s.res.TruncatedAtMS = true, s.now
 		}
