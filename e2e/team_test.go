@@ -26,6 +26,7 @@ func TestTeamFlow(t *testing.T) {
 		t.Fatalf("create an invite: %v", err)
 	}
 	link := Eval[string](ctx, t, `document.getElementById('created-link').value`)
+	CheckA11y(ctx, t, "the invite link page")
 	if !strings.HasPrefix(link, app.URL+"/invite/") {
 		t.Fatalf("invite link %q", link)
 	}
@@ -37,6 +38,11 @@ func TestTeamFlow(t *testing.T) {
 		chromedp.WaitVisible(chromedp.ID("login-link")),
 		chromedp.Navigate(link),
 		chromedp.WaitVisible(chromedp.ID("signup-submit")),
+	); err != nil {
+		t.Fatalf("open the invite: %v", err)
+	}
+	CheckA11y(ctx, t, "the sign-up page")
+	if err := chromedp.Do(ctx,
 		chromedp.SendKeys(chromedp.ID("username"), "grace"),
 		chromedp.SendKeys(chromedp.ID("password"), "compiler-1952"),
 		chromedp.SendKeys(chromedp.ID("password2"), "compiler-1952"),
@@ -94,6 +100,7 @@ func TestTeamFlow(t *testing.T) {
 	); err != nil {
 		t.Fatalf("team view: %v", err)
 	}
+	CheckA11y(ctx, t, "the team view")
 	if n := Eval[string](ctx, t, `document.querySelector('#team-members tr[data-member="grace"] .r7').textContent`); n != "1" {
 		t.Fatalf("grace's reviews in 7 days = %q, want 1", n)
 	}
@@ -107,4 +114,8 @@ func TestTeamFlow(t *testing.T) {
 	if n := Eval[int](ctx, t, `document.querySelectorAll('#weakest li').length`); n != 1 {
 		t.Fatalf("weakest cards listed: %d, want 1", n)
 	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/admin"), chromedp.WaitVisible(chromedp.ID("users"))); err != nil {
+		t.Fatal(err)
+	}
+	CheckA11y(ctx, t, "the admin page")
 }
