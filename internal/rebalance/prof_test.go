@@ -12,7 +12,9 @@ func TestProfBig(t *testing.T) {
 		t.Skip()
 	}
 	s := bigRolling(os.Getenv("BIG"))
-	s.DurationMS = 10_000 + 100*30_000
+	if os.Getenv("FULL") == "" {
+		s.DurationMS = 10_000 + 100*30_000
+	}
 	r, err := Run(context.Background(), s, CLILimits)
 	if err != nil {
 		t.Fatal(err)

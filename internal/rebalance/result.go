@@ -13,7 +13,8 @@ type Result struct {
 	// DurationMS is the simulated span, so views can scale without the scenario.
 	DurationMS int64 `json:"duration_ms"`
 	// Truncated is set when the run was too large to record every segment and round detail;
-	// metrics are still exact. Recording stopped at TruncatedAtMS.
+	// metrics are still exact. Later rounds then have no item lists, and when the timeline was
+	// cut its segments stop at TruncatedAtMS.
 	Truncated     bool  `json:"truncated,omitempty"`
 	TruncatedAtMS int64 `json:"truncated_at_ms,omitempty"`
 	// InvariantFailures lists every broken invariant (two owners, an unowned item in a stable

@@ -98,6 +98,7 @@ type sim struct {
 	cfg     timings
 	now     int64
 	q       evHeap
+	pool    []*event // spent events, reused to spare the allocator
 	seq     uint64
 	members []*member
 	byName  map[string]*member
@@ -118,6 +119,9 @@ type sim struct {
 	stableAt            int64
 	firstEvent          int64
 	roundItems          int
+	raw                 []rawRound
+	roundsCut           bool  // later rounds lost their item lists (size cap)
+	segStop             int64 // when timeline recording stopped (size cap), or -1
 
 	classic *classic
 	k848    *kip848
@@ -148,7 +152,10 @@ func Run(ctx context.Context, sc Scenario, lim Limits) (res *Result, err error) 
 			break
 		}
 		s.now = e.at
-		e.fn()
+		fn := e.fn
+		e.fn = nil
+		s.pool = append(s.pool, e)
+		fn()
 	}
 	s.now = sc.DurationMS
 	return s.finish(), nil
@@ -164,6 +171,7 @@ func newSim(sc Scenario) *sim {
 		res:        &Result{DurationMS: sc.DurationMS, Rounds: []Round{}, Events: []EventMark{}},
 		rng:        uint64(sc.Seed)*0x9E3779B97F4A7C15 + 1,
 		firstEvent: -1,
+		segStop:    -1,
 		stableAt:   0,
 	}
 	s.segs = [][]seg{}
@@ -216,7 +224,7 @@ func (s *sim) member(name string) *member {
 
 // rand is splitmix64: the only source of variation, seeded by the scenario.
 func (s *sim) rand() uint64 {
-	s.rng += 0x9E3779B97F4A7C15
+	s.rng += 0x9E3779B97F4A7C15 // splitmix64 step
 	z := s.rng
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
 	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
@@ -226,7 +234,14 @@ func (s *sim) rand() uint64 {
 func (s *sim) at(t int64, fn func()) {
 	t = max(t, s.now)
 	s.seq++
-	heap.Push(&s.q, &event{at: t, seq: s.seq, fn: fn})
+	var e *event
+	if n := len(s.pool); n > 0 {
+		e, s.pool = s.pool[n-1], s.pool[:n-1]
+	} else {
+		e = new(event)
+	}
+	e.at, e.seq, e.fn = t, s.seq, fn
+	heap.Push(&s.q, e)
 }
 
 func (s *sim) after(d int64, fn func()) { s.at(s.now+d, fn) }
@@ -368,7 +383,7 @@ func (s *sim) recordSeg(it int32) {
 }
 
 func (s *sim) appendSeg(it int32, sg seg) {
-	if s.res.Truncated {
+	if s.segStop >= 0 {
 		return
 	}
 	l := s.segs[it]
@@ -381,7 +396,7 @@ func (s *sim) appendSeg(it int32, sg seg) {
 		return
 	}
 	if s.nsegs >= maxSegments {
-		s.res.Truncated, s.res.TruncatedAtMS = true, s.now
+		s.segStop = s.now
 		return
 	}
 	s.segs[it] = append(l, sg)
@@ -567,31 +582,49 @@ func (s *sim) round(r Round, assign, revoked, added map[int32][]int32) {
 	for _, l := range added {
 		n += len(l)
 	}
-	r.Assignment, r.Revoked, r.Added = map[string][]string{}, map[string][]string{}, map[string][]string{}
+	raw := rawRound{}
 	if assign == nil || s.roundItems+n > maxRoundItems {
-		if !s.res.Truncated {
-			s.res.Truncated, s.res.TruncatedAtMS = true, s.now
-		}
-		r.Assignment, r.Revoked, r.Added = nil, nil, nil
+		s.roundsCut = true
 	} else {
+		// Item indices now, names at the end: keeps the live heap free of strings.
 		s.roundItems += n
-		conv := func(dst map[string][]string, src map[int32][]int32, keepEmpty bool) {
-			for m, l := range src {
-				if len(l) > 0 || keepEmpty {
-					dst[s.members[m].name] = s.itemsOf(l)
-				}
-			}
-		}
-		conv(r.Assignment, assign, true)
-		conv(r.Revoked, revoked, false)
-		conv(r.Added, added, false)
+		raw = rawRound{assign, revoked, added, true}
 	}
 	s.res.Rounds = append(s.res.Rounds, r)
+	s.raw = append(s.raw, raw)
+}
+
+type rawRound struct {
+	assign, revoked, added map[int32][]int32
+	ok                     bool
+}
+
+func (s *sim) namedLists(dst map[string][]string, src map[int32][]int32, keepEmpty bool) {
+	for m, l := range src {
+		if len(l) > 0 || keepEmpty {
+			dst[s.members[m].name] = append(dst[s.members[m].name], s.itemsOf(l)...)
+		}
+	}
 }
 
 func (s *sim) finish() *Result {
 	r := s.res
 	end := s.sc.DurationMS
+	for i, raw := range s.raw {
+		if !raw.ok {
+			continue
+		}
+		rd := &r.Rounds[i]
+		rd.Assignment, rd.Revoked, rd.Added = map[string][]string{}, map[string][]string{}, map[string][]string{}
+		s.namedLists(rd.Assignment, raw.assign, true)
+		s.namedLists(rd.Revoked, raw.revoked, false)
+		s.namedLists(rd.Added, raw.added, false)
+	}
+	s.raw = nil
+	r.Truncated = s.roundsCut || s.segStop >= 0
+	if s.segStop >= 0 {
+		r.TruncatedAtMS = s.segStop
+	}
 	var total int64
 	for i := range s.items {
 		x := &s.items[i]
@@ -638,8 +671,8 @@ func (s *sim) finish() *Result {
 	sort.SliceStable(order, func(i, j int) bool { return s.less(order[i], order[j]) })
 	r.Items = r.Items[:0]
 	stop := end
-	if r.Truncated {
-		stop = r.TruncatedAtMS
+	if s.segStop >= 0 {
+		stop = s.segStop
 	}
 	r.Timeline = make([]ItemTimeline, 0, len(order))
 	for _, it := range order {
