@@ -316,7 +316,9 @@ func (c *classic) join(m *member, why string) {
 		c.nJoined++
 	}
 	e.joined = true
-	e.owned = append([]int32(nil), s.heldList(m)...) // fresh: assignments may alias it
+	// A snapshot without copying: held is copied before it is ever rewritten in place.
+	e.owned = s.heldList(m)
+	m.heldShared = true
 	switch c.state {
 	case gEmpty:
 		c.startRebalance("group forms: " + why)

@@ -107,6 +107,9 @@ func jsonFieldError(err error) error {
 	msg := err.Error()
 	if i := strings.Index(msg, "unknown field "); i >= 0 {
 		name := strings.Trim(msg[i+len("unknown field "):], `"`)
+		if name == "" {
+			return ferr("scenario", `unknown field ""`)
+		}
 		return ferr(name, "unknown field")
 	}
 	var se *json.SyntaxError

@@ -62,6 +62,7 @@ type member struct {
 	phase         int64
 	held          []int32 // items claimed, lazily compacted
 	heldDirty     bool    // some item in held was released since the last compaction
+	heldShared    bool    // held[:len] is referenced elsewhere: never rewrite it in place
 	pollBusyUntil int64
 	entry         *entry  // classic: the coordinator's entry for this process
 	k             *kentry // KIP-848: the current member id
@@ -411,6 +412,9 @@ func (s *sim) heldList(m *member) []int32 {
 	m.heldDirty = false
 	s.stamp++
 	out := m.held[:0]
+	if m.heldShared {
+		out, m.heldShared = make([]int32, 0, len(m.held)), false
+	}
 	for _, it := range m.held {
 		x := &s.items[it]
 		if x.owner == m.idx && x.exists && x.stamp != s.stamp {
@@ -512,7 +516,7 @@ func (s *sim) dropItems(m *member, label int32) {
 			s.kill(it)
 		}
 	}
-	m.held = m.held[:0]
+	m.held, m.heldShared = nil, false
 }
 
 // unlabel clears the "assigned to a down member" label once the group forgets that member.
