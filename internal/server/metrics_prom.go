@@ -1,5 +1,3 @@
-//go:build promclient
-
 package server
 
 import (

@@ -346,6 +346,7 @@ func (s *Server) mockRate(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, err)
 			return
 		}
+		metrics.MockFinished()
 		http.Redirect(w, r, mockURL(t.sess.ID, "/summary"), http.StatusSeeOther)
 		return
 	}
@@ -356,13 +357,13 @@ func (s *Server) mockRate(w http.ResponseWriter, r *http.Request) {
 // the rating is already saved, and the summary shows the review as not recorded.
 func (s *Server) recordMockReview(r *http.Request, t *mockTurn, rating srs.Rating, now time.Time) {
 	ctx := r.Context()
-	states, err := s.db.CardStates(ctx, t.u.ID)
+	before, _, err := s.db.CardState(ctx, t.u.ID, t.card.ID)
 	if err == nil {
-		before := states[t.card.ID]
 		after := mockScheduler(t.u).Review(before, rating, now)
 		var id int64
 		id, err = s.db.RecordReview(ctx, t.u.ID, t.card.ID, before, after, rating, now, t.a.Used.Milliseconds(), store.ModeMock)
 		if err == nil {
+			metrics.AnswerRecorded()
 			err = s.db.SetMockReviewLog(ctx, t.sess.ID, t.pos, id)
 		}
 	}
