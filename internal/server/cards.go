@@ -41,7 +41,8 @@ func (s *Server) topic(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) card(w http.ResponseWriter, r *http.Request) {
-	c, ok := s.deck().Card(chi.URLParam(r, "id"))
+	d := s.deck()
+	c, ok := d.Card(chi.URLParam(r, "id"))
 	if !ok {
 		s.notFound(w, r)
 		return
@@ -58,7 +59,7 @@ func (s *Server) card(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if v.Simulation, err = s.cardSimulation(r, c); err != nil {
+	if v.Simulation, err = s.cachedCardSimulation(r, d, c); err != nil { // cardcache.go
 		s.fail(w, r, err)
 		return
 	}

@@ -51,8 +51,9 @@ type Server struct {
 
 	setupDone atomic.Bool // true once any user exists: the setup page closes for good
 
-	sim  simState  // sim.go
-	team teamState // team.go
+	sim     simState    // sim.go
+	team    teamState   // team.go
+	figures figureCache // cardcache.go: rendered card simulation figures
 }
 
 // New builds a server. now may be nil (time.Now).

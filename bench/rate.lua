@@ -1,0 +1,34 @@
+-- wrk script: POST /study/answer as many distinct users, each request rating a card.
+-- usage: wrk -tT ... -s bench/rate.lua URL -- COOKIEFILE NCARDS T
+-- COOKIEFILE holds one session token per line. Thread k takes users k, k+T, k+2T...; its
+-- requests cycle through its users first and its cards second, so the requests in flight at
+-- once belong to different users, and one user's concurrent requests rate different cards (no
+-- request is a duplicate the server would skip: every one runs FSRS and a write transaction).
+local next_tid = 0
+
+function setup(thread)
+  thread:set("tid", next_tid)
+  next_tid = next_tid + 1
+end
+
+local users, ncards, i = {}, 0, 0
+
+function init(args)
+  local nthreads, n = tonumber(args[3]), 0
+  for line in io.lines(args[1]) do
+    if n % nthreads == tid then table.insert(users, line) end
+    n = n + 1
+  end
+  ncards = tonumber(args[2])
+end
+
+function request()
+  local u = users[(i % #users) + 1]
+  local c = math.floor(i / #users) % ncards
+  i = i + 1
+  local body = string.format("card=gen-%04d&rating=%d", c, (i % 4) + 1)
+  return wrk.format("POST", "/study/answer", {
+    ["Content-Type"] = "application/x-www-form-urlencoded",
+    ["Cookie"] = "rehearse_session=" .. u,
+  }, body)
+end

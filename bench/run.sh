@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# bench/run.sh builds the real rehearse binary, generates a deck and a seeded database, starts
+# the server and drives it with wrk, then prints one table of figures (docs/performance.md).
+#
+#   bench/run.sh                     # 10 s per load run
+#   DUR=5s USERS=50 CARDS=1000 bench/run.sh
+#
+# Needs: go, wrk, curl, sqlite3. Everything lives in a temp dir removed at exit (KEEP=1 keeps it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DUR=${DUR:-10s}          # length of each wrk run
+USERS=${USERS:-50}       # distinct signed-in users = concurrent connections for the user runs
+CARDS=${CARDS:-1000}     # cards in the generated deck
+THREADS=${THREADS:-2}    # wrk threads (the machine has 2 cores; wrk competes with the server)
+CONNS=${CONNS:-50}       # connections for the anonymous page runs
+PORT=${PORT:-18093}
+COLD_RUNS=${COLD_RUNS:-5}
+CARD=${CARD:-gen-0000}   # the card page measured (has a simulation, like most real cards)
+URL=http://127.0.0.1:$PORT
+
+TMP=$(mktemp -d /tmp/rehearse-bench.XXXXXX)
+PID=
+cleanup() {
+	[[ -n $PID ]] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null || true
+	[[ -n ${SAMPLER:-} ]] && kill "$SAMPLER" 2>/dev/null || true
+	if [[ -n ${KEEP:-} ]]; then echo "kept $TMP" >&2; else rm -rf "$TMP"; fi
+}
+trap cleanup EXIT
+log() { echo "# $*" >&2; }
+
+BIN=$TMP/rehearse
+log "build"
+go build -o "$BIN" ./cmd/rehearse
+log "generate $CARDS cards"
+go run ./bench/gendeck -n "$CARDS" -o "$TMP/deck"
+"$BIN" check "$TMP/deck" >&2
+
+log "create $USERS users"
+for i in $(seq -w 1 "$USERS"); do
+	printf 'bench-password-%s\n' "$i" | "$BIN" user add --data "$TMP/data" "bench$i"
+done
+
+# start [ENV=VALUE...]: run the server in the background; PID is its process id.
+start() {
+	env "$@" "$BIN" serve --addr "127.0.0.1:$PORT" --data "$TMP/data" --content "$TMP/deck" \
+		>"$TMP/stdout" 2>"$TMP/server.log" &
+	PID=$!
+}
+healthy() { curl -sf -o /dev/null "$URL/healthz"; }
+stop() { kill "$PID"; wait "$PID" 2>/dev/null || true; PID=; }
+
+# Cold start: exec to the first successful /healthz, and the "startup" the server logs.
+log "cold start x$COLD_RUNS"
+cold=() logged=()
+for _ in $(seq "$COLD_RUNS"); do
+	t0=$(date +%s%N)
+	start
+	until healthy; do sleep 0.002; done
+	t1=$(date +%s%N)
+	cold+=($(((t1 - t0) / 1000000)))
+	logged+=("$(grep -o 'startup=[^ ]*' "$TMP/server.log" | cut -d= -f2)")
+	stop
+done
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+COLD_MS=$(median "${cold[@]}")
+
+# Sessions: log every user in once, on a server that is then stopped, so the argon2 memory of
+# 50 password checks (64 MiB each) does not count in the load run's peak.
+log "log $USERS users in"
+start
+until healthy; do sleep 0.01; done
+: >"$TMP/cookies"
+for i in $(seq -w 1 "$USERS"); do
+	curl -sf -o /dev/null -c "$TMP/jar" --data-urlencode "username=bench$i" \
+		--data-urlencode "password=bench-password-$i" "$URL/login"
+	awk '$6 == "rehearse_session" {print $7}' "$TMP/jar" >>"$TMP/cookies"
+	rm -f "$TMP/jar"
+done
+stop
+[[ $(wc -l <"$TMP/cookies") -eq $USERS ]] || { echo "login failed" >&2; exit 1; }
+
+log "start the server for the load runs"
+start REHEARSE_BENCH_STATIC="$CARD"
+until healthy; do sleep 0.01; done
+: >"$TMP/rss"
+(while [[ -r /proc/$PID/status ]]; do awk '/VmRSS/ {print $2}' /proc/$PID/status >>"$TMP/rss" 2>/dev/null; sleep 0.1; done) &
+SAMPLER=$!
+# Warm up: the first card view runs its simulation (then cached), the first requests grow pools.
+for _ in 1 2 3; do curl -sf -o /dev/null "$URL/cards/$CARD"; curl -sf -o /dev/null "$URL/bench/static"; done
+PAGE_BYTES=$(curl -sf "$URL/cards/$CARD" | wc -c)
+STATIC_BYTES=$(curl -sf "$URL/bench/static" | wc -c)
+
+# wrkrun NAME ARGS...: run wrk, keep its output in $TMP/NAME.txt.
+wrkrun() {
+	local name=$1
+	shift
+	log "wrk $name"
+	wrk -t"$THREADS" -d"$DUR" --latency "$@" >"$TMP/$name.txt"
+}
+rps() { awk '/^Requests\/sec/ {printf "%.0f", $2}' "$TMP/$1.txt"; }
+p99() { # wrk prints 812.00us, 4.20ms or 1.02s
+	awk '$1 == "99%" {v=$2; u=v; gsub(/[0-9.]/, "", u); sub(/[a-z]+$/, "", v);
+		f = (u == "us") ? 0.001 : (u == "s") ? 1000 : 1; printf "%.2f", v * f}' "$TMP/$1.txt"
+}
+bad() { awk '/Non-2xx or 3xx/ {n=$5} /Socket errors/ {n+=0} END {print n+0}' "$TMP/$1.txt"; }
+total() { awk '/requests in/ {print $1}' "$TMP/$1.txt"; }
+
+wrkrun static -c"$CONNS" "$URL/bench/static"
+wrkrun card -c"$CONNS" "$URL/cards/$CARD"
+wrkrun card_user -c"$USERS" -s bench/signedin.lua "$URL/cards/$CARD" -- "$TMP/cookies" "$THREADS"
+before=$(sqlite3 "$TMP/data/rehearse.db" 'SELECT count(*) FROM review_log')
+wrkrun rate -c"$USERS" -s bench/rate.lua "$URL" -- "$TMP/cookies" "$CARDS" "$THREADS"
+after=$(sqlite3 "$TMP/data/rehearse.db" 'SELECT count(*) FROM review_log')
+
+HWM=$(awk '/VmHWM/ {print $2}' /proc/$PID/status)
+kill "$SAMPLER" 2>/dev/null || true
+SAMPLER=
+PEAK_RSS=$(sort -n "$TMP/rss" | tail -1)
+stop
+
+RATIO=$(awk -v c="$(rps card)" -v s="$(rps static)" 'BEGIN {printf "%.2f", c / s}')
+echo
+echo "machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "deck: $CARDS cards; page $CARD = $PAGE_BYTES bytes, static = $STATIC_BYTES bytes; wrk -t$THREADS -d$DUR"
+echo
+printf '%-44s %10s %10s %8s %s\n' "measure" "req/s" "p99 ms" "errors" "target"
+printf '%-44s %10s %10s %8s %s\n' "static page, same bytes (-c$CONNS)" "$(rps static)" "$(p99 static)" "$(bad static)" "ceiling"
+printf '%-44s %10s %10s %8s %s\n' "card page, anonymous (-c$CONNS)" "$(rps card)" "$(p99 card)" "$(bad card)" "≥ 0.8× static"
+printf '%-44s %10s %10s %8s %s\n' "card page, $USERS signed-in users" "$(rps card_user)" "$(p99 card_user)" "$(bad card_user)" ""
+printf '%-44s %10s %10s %8s %s\n' "rating POST, $USERS users" "$(rps rate)" "$(p99 rate)" "$(bad rate)" "≥ 2000/s, p99 < 20 ms"
+echo
+echo "card page / static page: $RATIO (target ≥ 0.80)"
+echo "ratings: wrk sent $(total rate), review_log grew by $((after - before)) rows"
+echo "cold start with $CARDS cards, exec to first /healthz: median $COLD_MS ms of ${cold[*]} (server-logged startup: ${logged[*]}) (target < 300 ms)"
+echo "memory under load: peak VmRSS sampled $((PEAK_RSS / 1024)) MiB, VmHWM $((HWM / 1024)) MiB (target < 60 MB)"

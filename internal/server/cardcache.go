@@ -1,0 +1,76 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"sync"
+
+	"github.com/a-h/templ"
+
+	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/views"
+)
+
+// figureCacheBytes bounds the rendered figures kept; a figure is typically 10-25 KB.
+const figureCacheBytes = 8 << 20
+
+// figureCache keeps each card's rendered simulation figure. The figure depends only on the
+// card (its simulation is deterministic and run under fixed limits), yet laying out and
+// rendering the timelines was most of a card page's cost. Entries belong to one deck: a reload
+// starts a fresh cache, so an edited card is never shown stale.
+type figureCache struct {
+	mu    sync.Mutex
+	deck  *deck.Deck
+	html  map[string][]byte // card id → rendered figure
+	bytes int
+}
+
+func (f *figureCache) get(d *deck.Deck, id string) ([]byte, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.deck != d {
+		return nil, false
+	}
+	b, ok := f.html[id]
+	return b, ok
+}
+
+func (f *figureCache) put(d *deck.Deck, id string, b []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.deck != d || f.bytes+len(b) > figureCacheBytes {
+		f.deck, f.html, f.bytes = d, map[string][]byte{}, 0
+	}
+	f.html[id] = b
+	f.bytes += len(b)
+}
+
+// cachedCardSimulation is cardSimulation with its output rendered once per card and deck.
+func (s *Server) cachedCardSimulation(r *http.Request, d *deck.Deck, c *deck.Card) (views.Slot, error) {
+	if c.Sim == nil {
+		return nil, nil
+	}
+	if b, ok := s.figures.get(d, c.ID); ok {
+		return rawHTML(b), nil
+	}
+	slot, err := s.cardSimulation(r, c)
+	if err != nil || slot == nil {
+		return slot, err
+	}
+	var buf bytes.Buffer
+	if err := slot.Render(r.Context(), &buf); err != nil {
+		return nil, err
+	}
+	s.figures.put(d, c.ID, buf.Bytes())
+	return rawHTML(buf.Bytes()), nil
+}
+
+// rawHTML writes already rendered, already escaped markup.
+func rawHTML(b []byte) templ.Component {
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+}
