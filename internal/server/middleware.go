@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -71,7 +72,9 @@ func securityHeaders(next http.Handler) http.Handler {
 	})
 }
 
-// limitBody caps request bodies so a huge upload cannot exhaust memory.
+// limitBody caps request bodies so a huge upload cannot exhaust memory. A form is parsed here,
+// so one sent without a length (chunked) that runs over the cap is a 413 too, and a malformed
+// one a 400, rather than a form whose fields silently went missing.
 func limitBody(n int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -80,6 +83,16 @@ func limitBody(n int64) func(http.Handler) http.Handler {
 				return
 			}
 			r.Body = http.MaxBytesReader(w, r.Body, n)
+			if r.Method == http.MethodPost && strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
+				if err := r.ParseForm(); err != nil {
+					if _, tooBig := errors.AsType[*http.MaxBytesError](err); tooBig {
+						http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+					} else {
+						http.Error(w, "The form could not be read: it is not valid form encoding.", http.StatusBadRequest)
+					}
+					return
+				}
+			}
 			next.ServeHTTP(w, r)
 		})
 	}
