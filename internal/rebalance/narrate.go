@@ -30,6 +30,8 @@ func Narrate(r *Result) []string {
 			fmt.Fprintf(&b, "%s, which pauses until a follow-up round hands it out", moves)
 		case adds != "":
 			b.WriteString(adds)
+		case len(rd.Parked) > 0:
+			b.WriteString("hands nothing out")
 		default:
 			b.WriteString("changes nothing")
 		}

@@ -116,6 +116,9 @@ func clone(s Scenario) Scenario {
 func Variant(s Scenario, label string) (Scenario, error) {
 	s = clone(s)
 	proto, static := strings.CutSuffix(label, "+static")
+	if static && s.Kind == "connect" {
+		return s, fmt.Errorf("label %q: Connect workers have no static membership", label)
+	}
 	s.StaticMembership = static
 	switch {
 	case s.Kind == "consumer" && proto == "eager":

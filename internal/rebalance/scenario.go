@@ -240,6 +240,9 @@ func (s Scenario) Validate(lim Limits) error {
 		if len(s.Topics) > 0 {
 			return ferr("topics", "only for kind consumer (use connectors)")
 		}
+		if s.StaticMembership {
+			return ferr("static_membership", "Connect workers have no static membership (group.instance.id)")
+		}
 		if len(s.Connectors) == 0 {
 			return ferr("connectors", "at least one connector is required")
 		}

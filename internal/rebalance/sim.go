@@ -22,6 +22,7 @@ var stateNames = [...]string{StateUnowned, StateStarting, StateProcessing, State
 const (
 	maxSegments   = 3_000_000
 	maxRoundItems = 3_000_000
+	maxSteps      = 500_000_000 // a backstop against a run that never settles
 )
 
 type item struct {
@@ -146,6 +147,9 @@ func Run(ctx context.Context, sc Scenario, lim Limits) (res *Result, err error) 
 		if steps&1023 == 0 {
 			if ctx.Err() != nil || (lim.CPUBudget > 0 && time.Since(start) > lim.CPUBudget) {
 				return nil, ErrBudget
+			}
+			if steps > maxSteps {
+				return nil, fmt.Errorf("%w (more than %d simulation steps)", ErrBudget, maxSteps)
 			}
 		}
 		e := heap.Pop(&s.q).(*event)
