@@ -61,6 +61,7 @@ func cmdCheck(ctx context.Context, args []string, getenv func(string) string, io
 // Every card's simulation must name a known preset, variants that fit it and valid overrides,
 // and each variant must run within the web's CPU budget, since the card page runs it.
 func loadDeck(fsys fs.FS) (*deck.Deck, error) {
+	run := memoRun() // serve.go: cards sharing a scenario run it once
 	return deck.Load(fsys, deck.Options{CheckSim: func(sim *deck.Simulation) error {
 		scs, err := server.CardScenarios(sim)
 		if err != nil {
@@ -69,7 +70,7 @@ func loadDeck(fsys fs.FS) (*deck.Deck, error) {
 		lim := rebalance.CLILimits
 		lim.CPUBudget = rebalance.WebLimits.CPUBudget
 		for i, sc := range scs {
-			if _, err := rebalance.Run(context.Background(), sc, lim); err != nil {
+			if err := run(sc, lim); err != nil {
 				return fmt.Errorf("compare[%d] (%s): %w", i, sc.Protocol, err)
 			}
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,11 +12,13 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"syscall"
 	"time"
 
 	"github.com/rehearse/rehearse/content"
 	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/rebalance"
 	"github.com/rehearse/rehearse/internal/server"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/web"
@@ -38,6 +41,9 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	if err != nil {
 		return err
 	}
+	// Loading allocates ~40x what the deck keeps (parse trees, highlighting, simulation runs):
+	// hand that back now rather than carry it as resident memory until the scavenger gets to it.
+	debug.FreeOSMemory()
 	db, err := store.Open(ctx, cfg.dbPath(), log)
 	if err != nil {
 		return err
@@ -190,4 +196,24 @@ func newDeckHolder(dir string) (*server.DeckHolder, error) {
 		return nil, fmt.Errorf("load deck from %s:\n%w", dir, err)
 	}
 	return server.NewDeckHolder(d, dir, load), nil
+}
+
+// memoRun returns a rebalance.Run that remembers each scenario's outcome, for loading one deck.
+// Checking every card's simulation was most of the start-up time of a large deck, and cards
+// often share a scenario (the same preset and variant with no overrides); a run is
+// deterministic, so one run answers for all of them.
+func memoRun() func(rebalance.Scenario, rebalance.Limits) error {
+	done := map[string]error{}
+	return func(sc rebalance.Scenario, lim rebalance.Limits) error {
+		key, err := json.Marshal(sc.WithDefaults()) // maps marshal sorted: a canonical key
+		if err != nil {
+			return err
+		}
+		if err, ok := done[string(key)]; ok {
+			return err
+		}
+		_, err = rebalance.Run(context.Background(), sc, lim)
+		done[string(key)] = err
+		return err
+	}
 }
