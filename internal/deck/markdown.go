@@ -1,6 +1,7 @@
 package deck
 
 import (
+	"bufio"
 	"bytes"
 	"html/template"
 	"strconv"
@@ -137,12 +138,20 @@ func slugify(s string) string {
 	return b.String()
 }
 
+// bufWriters hold the buffered writers render hands goldmark.
+var bufWriters = sync.Pool{New: func() any { return bufio.NewWriter(nil) }}
+
 // render renders the nodes to HTML and plain text.
 func render(src []byte, nodes ...ast.Node) (Block, error) {
 	var h bytes.Buffer
 	var t strings.Builder
+	// goldmark wraps a plain writer in a new 4 KiB bufio.Writer on every call, a third of
+	// everything loading allocated; a pooled one is reused (Render flushes it).
+	bw := bufWriters.Get().(*bufio.Writer)
+	bw.Reset(&h)
+	defer func() { bw.Reset(nil); bufWriters.Put(bw) }()
 	for _, n := range nodes {
-		if err := md.Renderer().Render(&h, src, n); err != nil {
+		if err := md.Renderer().Render(bw, src, n); err != nil {
 			return Block{}, err
 		}
 		if t.Len() > 0 {
