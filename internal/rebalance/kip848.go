@@ -222,6 +222,11 @@ func (k *kip848) heartbeat(e *kentry) {
 	if m.k != e || !m.up {
 		return
 	}
+	if m.pollBusyUntil > s.now {
+		// Callbacks run inside poll(): a stuck poll loop delays reconciliation.
+		k.scheduleHB(e, m.pollBusyUntil)
+		return
+	}
 	done := true
 	var revoke []int32
 	for _, it := range s.heldList(m) {
