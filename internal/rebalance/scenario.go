@@ -1,5 +1,15 @@
 // Package rebalance simulates Kafka group rebalancing (consumer groups and Kafka Connect) on a
 // virtual clock. It is pure: no I/O, no wall clock in the simulation, deterministic per seed.
+//
+// The model, in brief: members learn of a rebalance on their next heartbeat (each member's
+// heartbeat phase comes from the seed); a join phase ends when every known member has rejoined
+// or at the rebalance timeout; a crashed member is noticed one session timeout after its last
+// heartbeat; eager members revoke everything before JoinGroup; cooperative members revoke only
+// what the assignment withholds, then rejoin for a follow-up round. KIP-848 members reconcile on
+// their own heartbeats against a broker-side target. Connect (KIP-415) parks lost work until
+// scheduled.rebalance.max.delay.ms expires, then gives it to the workers seen empty meanwhile.
+// revoke_ms, start_ms and rpc_ms are not Kafka settings but the cost of a commit and callback,
+// of starting work, and of one request.
 package rebalance
 
 import (
