@@ -1,6 +1,7 @@
 package rebalance
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -247,5 +248,46 @@ func TestEveryPresetRunsClean(t *testing.T) {
 				t.Errorf("%s/%s: narration length", p.Name, l)
 			}
 		}
+	}
+}
+
+func TestConnectNoBalancingRevocationDuringDelay(t *testing.T) {
+	s := pre(t, "connect-worker-lost", "")
+	s.Events = append(s.Events, Event{AtMS: 60_000, Type: "join", Member: "w4"})
+	r := run(t, s)
+	var expiry Round
+	for _, rd := range r.Rounds {
+		if rd.Trigger == "scheduled.rebalance.max.delay.ms expires" {
+			expiry = rd
+			break
+		}
+		if len(rd.Revoked) > 0 {
+			t.Fatalf("a revocation while the delay is active: %+v", rd)
+		}
+	}
+	if expiry.Generation == 0 {
+		t.Fatalf("no delayed round: %+v", r.Rounds)
+	}
+	// w4 joined empty during the delay, so it is the candidate that receives the lost work.
+	if got, lost := len(expiry.Added["w4"]), len(r.Rounds[0].Parked); got != lost {
+		t.Errorf("w4 got %d of the %d lost items at expiry: %+v", got, lost, expiry)
+	}
+}
+
+func TestNarrate(t *testing.T) {
+	r := run(t, pre(t, "consumer-join", "cooperative"))
+	lines := Narrate(r)
+	if len(lines) != 2 {
+		t.Fatalf("want a sentence per round, got %q", lines)
+	}
+	if !strings.HasPrefix(lines[0], "at 10.0 s m4 joins; round 2 takes ") || !strings.Contains(lines[0], "everything else keeps processing") {
+		t.Errorf("round 2: %q", lines[0])
+	}
+	if !strings.Contains(lines[1], "to m4") {
+		t.Errorf("round 3 must hand the withheld partitions to m4: %q", lines[1])
+	}
+	e := Narrate(run(t, pre(t, "consumer-join", "eager")))
+	if len(e) != 1 || !strings.Contains(e[0], "stops every member") {
+		t.Errorf("eager: %q", e)
 	}
 }
