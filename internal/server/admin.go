@@ -30,6 +30,10 @@ func (s *Server) adminRoutes(r chi.Router) {
 		r.Post("/admin/users/{id}/enable", s.setDisabled(false))
 		r.Post("/admin/users/{id}/reset", s.createReset)
 		r.Post("/admin/reload", s.reloadDeck)
+		r.Get("/admin/import", s.importPage) // import.go
+		r.Post("/admin/import", s.importPreview)
+		r.Post("/admin/import/save", s.importSave)
+		r.Post("/admin/import/download", s.importDownload)
 		if !s.cfg.MetricsElsewhere {
 			r.Get("/metrics", s.metricsPage)
 		}

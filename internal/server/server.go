@@ -27,6 +27,7 @@ type Config struct {
 
 	TrustedProxies   []netip.Prefix // reverse proxies whose X-Forwarded-For/Proto are believed (proxy.go)
 	MetricsElsewhere bool           // metrics have their own listener, so /metrics is not routed here
+	ContentDir       string         // the --content directory ("" when the deck is embedded); imports are saved here
 }
 
 // DeckSource hands out the current deck; reloading swaps it atomically.

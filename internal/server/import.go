@@ -1,0 +1,361 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/views"
+)
+
+// Limits of a web import. The whole body is also capped by maxBody.
+const (
+	importMaxFiles = 50
+	importMaxFile  = 256 << 10
+	importMemory   = 64 << 10 // parts above this spill to temp files, removed after the request
+	importDir      = "imported"
+)
+
+// importPage is GET /admin/import: the upload form.
+func (s *Server) importPage(w http.ResponseWriter, r *http.Request) {
+	s.renderImportForm(w, r, http.StatusOK, nil)
+}
+
+func (s *Server) renderImportForm(w http.ResponseWriter, r *http.Request, status int, fe *views.FormError) {
+	s.render(w, r, status, views.ImportUpload(s.importPageModel(r, "Import cards"), views.ImportForm{
+		MaxFiles: importMaxFiles, MaxFileKB: importMaxFile >> 10, SaveWhy: s.importSaveProblem(), Err: fe,
+	}))
+}
+
+func (s *Server) importPageModel(r *http.Request, title string) views.Page {
+	p := s.page(r, title)
+	p.CSS = append(p.CSS, s.assets.URL("import.css"))
+	return p
+}
+
+func filesError(msg string) *views.FormError {
+	return &views.FormError{Form: "Nothing was imported.", Fields: map[string]string{"files": msg}}
+}
+
+// parseImportForm reads a multipart body; an url-encoded one was already parsed by limitBody.
+// On false the response (via bad, or a 413) has been written.
+func (s *Server) parseImportForm(w http.ResponseWriter, r *http.Request, bad func(string)) bool {
+	err := r.ParseMultipartForm(importMemory)
+	switch {
+	case err == nil, errors.Is(err, http.ErrNotMultipart):
+		return true
+	case isTooBig(err):
+		s.errorPage(w, r, http.StatusRequestEntityTooLarge, "The upload is larger than 1 MiB in all: send fewer files at a time.")
+	default:
+		bad("The upload could not be read: it is not a valid multipart form.")
+	}
+	return false
+}
+
+func isTooBig(err error) bool {
+	var tooBig *http.MaxBytesError
+	return errors.As(err, &tooBig)
+}
+
+// importPreview is POST /admin/import: convert each uploaded file and show the cards.
+func (s *Server) importPreview(w http.ResponseWriter, r *http.Request) {
+	bad := func(msg string) { s.renderImportForm(w, r, http.StatusUnprocessableEntity, filesError(msg)) }
+	if !s.parseImportForm(w, r, bad) {
+		return
+	}
+	var files []*multipart.FileHeader
+	if r.MultipartForm != nil {
+		for _, fh := range r.MultipartForm.File["files"] {
+			if fh.Filename != "" || fh.Size > 0 { // a form sent with no file chosen has one empty part
+				files = append(files, fh)
+			}
+		}
+	}
+	if len(files) == 0 {
+		bad("Choose one or more plain-text (.txt) files to import.")
+		return
+	}
+	if len(files) > importMaxFiles {
+		bad(fmt.Sprintf("%d files were sent; import at most %d at a time.", len(files), importMaxFiles))
+		return
+	}
+	var big []string
+	for _, fh := range files {
+		if fh.Size > importMaxFile {
+			big = append(big, fmt.Sprintf("%s (%d KiB)", fh.Filename, (fh.Size+1023)>>10))
+		}
+	}
+	if len(big) > 0 {
+		bad(fmt.Sprintf("Each file may be at most %d KiB; too large: %s.", importMaxFile>>10, strings.Join(big, ", ")))
+		return
+	}
+
+	d := s.deck()
+	saveWhy := s.importSaveProblem()
+	vm := views.ImportPreview{SaveWhy: saveWhy, Target: filepath.Join(s.cfg.ContentDir, importDir)}
+	firstFile := map[string]string{} // id -> file that produced it first
+	for _, fh := range files {
+		src, err := readPart(fh)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		md, id, problems := deck.Import(fh.Filename, src)
+		it := views.ImportItem{Name: fh.Filename, ID: id, Markdown: string(md)}
+		for _, p := range problems {
+			it.Problems = append(it.Problems, p.Error())
+		}
+		card, errs := deck.Parse(importDir+"/"+id+".md", md)
+		if len(errs) > 0 {
+			it.Errors = errorStrings(errs)
+		} else {
+			it.Card = card
+			it.Notes = s.importConflicts(d, card.ID, saveWhy == "")
+			if prev, dup := firstFile[card.ID]; dup {
+				it.Notes = append(it.Notes, fmt.Sprintf("%s also became card %q; only the first is saved. Download this one and give it another id.", prev, card.ID))
+			} else {
+				firstFile[card.ID] = fh.Filename
+			}
+		}
+		vm.Items = append(vm.Items, it)
+	}
+	s.render(w, r, http.StatusOK, views.ImportPreviewPage(s.importPageModel(r, "Import preview"), vm))
+}
+
+func readPart(fh *multipart.FileHeader) ([]byte, error) {
+	f, err := fh.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, importMaxFile))
+}
+
+func errorStrings(list deck.ErrorList) []string {
+	out := make([]string, len(list))
+	for i, e := range list {
+		out[i] = e.Error()
+	}
+	return out
+}
+
+// importConflicts says why a card could not be saved: its id is in the running deck, or (when
+// the directory is usable) its file already exists.
+func (s *Server) importConflicts(d *deck.Deck, id string, checkFile bool) []string {
+	var out []string
+	if d != nil {
+		if c, ok := d.Card(id); ok {
+			out = append(out, fmt.Sprintf("The deck already has a card with id %q (%s); saving refuses it.", id, c.File))
+		}
+	}
+	if checkFile {
+		rel := importDir + "/" + id + ".md"
+		if _, err := os.Lstat(filepath.Join(s.cfg.ContentDir, filepath.FromSlash(rel))); err == nil {
+			out = append(out, fmt.Sprintf("%s already exists in the content directory; saving never overwrites it.", rel))
+		}
+	}
+	return out
+}
+
+// importSaveProblem says why saving into the content directory is unavailable, or "" when the
+// directory exists and the server can create files in it.
+func (s *Server) importSaveProblem() string {
+	dir := s.cfg.ContentDir
+	if dir == "" {
+		return "the deck is embedded in this binary, so there is no content directory to write to (start the server with --content DIR)."
+	}
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Sprintf("the content directory %s cannot be read (%v).", dir, unwrapPath(err))
+	}
+	if !st.IsDir() {
+		return fmt.Sprintf("the content directory %s is not a directory.", dir)
+	}
+	check := dir
+	if st, err := os.Stat(filepath.Join(dir, importDir)); err == nil && st.IsDir() {
+		check = filepath.Join(dir, importDir) // where the files actually go
+	}
+	f, err := os.CreateTemp(check, ".rehearse-write-check-*")
+	if err != nil {
+		return fmt.Sprintf("the server cannot create files in %s (%v).", check, unwrapPath(err))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return ""
+}
+
+// unwrapPath drops the path and operation from an fs error; the message names the path itself.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// importSave is POST /admin/import/save: write each card to ContentDir/imported/<id>.md, then
+// reload the deck. Every card is parsed again: the form could carry anything.
+func (s *Server) importSave(w http.ResponseWriter, r *http.Request) {
+	bad := func(msg string) { s.errorPage(w, r, http.StatusUnprocessableEntity, msg) }
+	if !s.parseImportForm(w, r, bad) {
+		return
+	}
+	if why := s.importSaveProblem(); why != "" {
+		s.errorPage(w, r, http.StatusConflict, "Nothing was saved: "+why)
+		return
+	}
+	mds, names := r.PostForm["md"], r.PostForm["name"]
+	if len(mds) == 0 {
+		bad("Nothing to save: upload files on the import page first.")
+		return
+	}
+	if len(mds) > importMaxFiles {
+		bad(fmt.Sprintf("%d cards were sent; save at most %d at a time.", len(mds), importMaxFiles))
+		return
+	}
+	dir := filepath.Join(s.cfg.ContentDir, importDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		s.errorPage(w, r, http.StatusConflict, fmt.Sprintf("Nothing was saved: cannot create %s (%v).", dir, unwrapPath(err)))
+		return
+	}
+
+	d := s.deck()
+	var vm views.ImportSaved
+	saved := 0
+	seen := map[string]bool{}
+	for i, md := range mds {
+		res := views.ImportResult{Name: fmt.Sprintf("card %d", i+1)}
+		if i < len(names) && names[i] != "" {
+			res.Name = names[i]
+		}
+		src := bytes.ReplaceAll([]byte(md), []byte("\r\n"), []byte("\n")) // browsers send CRLF
+		card, errs := deck.Parse(res.Name, src)
+		switch {
+		case len(errs) > 0:
+			res.Msgs = errorStrings(errs)
+		case !isSlug(card.ID):
+			res.Msgs = []string{fmt.Sprintf("id %q is not a slug.", card.ID)}
+		case seen[card.ID]:
+			res.ID, res.Msgs = card.ID, []string{fmt.Sprintf("card %q appears twice in this batch; the first was kept.", card.ID)}
+		default:
+			res.ID = card.ID
+			seen[card.ID] = true
+			if msgs := s.importConflicts(d, card.ID, false); len(msgs) > 0 {
+				res.Msgs = msgs
+				break
+			}
+			rel := importDir + "/" + card.ID + ".md"
+			switch err := writeNewFile(filepath.Join(dir, card.ID+".md"), src); {
+			case errors.Is(err, fs.ErrExist):
+				res.Msgs = []string{rel + " already exists in the content directory; it was not overwritten."}
+			case err != nil:
+				s.log.WarnContext(r.Context(), "import: writing a card failed", "file", rel, "err", err)
+				res.Msgs = []string{fmt.Sprintf("writing %s failed (%v).", rel, unwrapPath(err))}
+			default:
+				res.Saved, res.Path = true, rel
+				saved++
+			}
+		}
+		vm.Results = append(vm.Results, res)
+	}
+	status := http.StatusUnprocessableEntity
+	if saved > 0 {
+		status = http.StatusOK
+		s.log.InfoContext(r.Context(), "cards imported", "saved", saved, "sent", len(mds), "by", userFrom(r.Context()).Username)
+		s.reloadAfterImport(r, &vm)
+	}
+	s.render(w, r, status, views.ImportSavedPage(s.importPageModel(r, "Imported cards"), vm))
+}
+
+func (s *Server) reloadAfterImport(r *http.Request, vm *views.ImportSaved) {
+	rl, ok := s.decks.(Reloader)
+	if !ok {
+		vm.Reload = "static"
+		return
+	}
+	err := rl.Reload()
+	var list deck.ErrorList
+	switch {
+	case err == nil:
+		vm.Reload = "ok"
+	case errors.Is(err, ErrEmbedded):
+		vm.Reload = "static"
+	case errors.As(err, &list):
+		vm.Reload = "failed"
+		for _, e := range list {
+			vm.ReloadErrors = append(vm.ReloadErrors, views.DeckError{File: e.File, Line: e.Line, Msg: e.Msg})
+		}
+	default:
+		vm.Reload, vm.ReloadOther = "failed", err.Error()
+	}
+	if err != nil && vm.Reload == "failed" {
+		s.log.WarnContext(r.Context(), "deck reload after import failed; the running deck stays", "err", err)
+	}
+}
+
+// writeNewFile writes data to path only if nothing is there. The content goes to a temp file
+// first and is linked into place, so a concurrent reload never reads half a card.
+func writeNewFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".import-*.tmp") // dot files are not loaded
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Link(tmp.Name(), path)
+}
+
+// importDownload is POST /admin/import/download: one card's markdown as a file.
+func (s *Server) importDownload(w http.ResponseWriter, r *http.Request) {
+	bad := func(msg string) { s.errorPage(w, r, http.StatusUnprocessableEntity, msg) }
+	if !s.parseImportForm(w, r, bad) {
+		return
+	}
+	md := r.PostFormValue("md")
+	if strings.TrimSpace(md) == "" {
+		bad("Nothing to download: the card's markdown is missing.")
+		return
+	}
+	src := bytes.ReplaceAll([]byte(md), []byte("\r\n"), []byte("\n"))
+	card, errs := deck.Parse("download.md", src)
+	if len(errs) > 0 {
+		bad("The card does not parse: " + strings.Join(errorStrings(errs), "; "))
+		return
+	}
+	if !isSlug(card.ID) { // it goes into a header
+		bad(fmt.Sprintf("The card id %q is not a slug.", card.ID))
+		return
+	}
+	w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+card.ID+`.md"`)
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(src)
+}
+
+// isSlug reports whether s is lower-case letters and digits joined by single hyphens, short
+// enough for a file name.
+func isSlug(s string) bool {
+	if s == "" || len(s) > 200 || s[0] == '-' || s[len(s)-1] == '-' || strings.Contains(s, "--") {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,324 @@
+package server
+
+import (
+	"bytes"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/store"
+)
+
+const importFixtures = "../deck/testdata/import/"
+
+// part is one multipart field: a file when file is set.
+type part struct{ name, file, value string }
+
+func (e *testEnv) postMultipart(c *http.Client, path string, parts ...part) (*http.Response, *goquery.Document) {
+	e.t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	for _, p := range parts {
+		var err error
+		if p.file != "" {
+			var w interface{ Write([]byte) (int, error) }
+			if w, err = mw.CreateFormFile(p.name, p.file); err == nil {
+				_, err = w.Write([]byte(p.value))
+			}
+		} else {
+			err = mw.WriteField(p.name, p.value)
+		}
+		if err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	mw.Close()
+	resp, err := c.Post(e.ts.URL+path, mw.FormDataContentType(), &body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	doc, err := goquery.NewDocumentFromReader(resp.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return resp, doc
+}
+
+func fixture(t *testing.T, name string) part {
+	t.Helper()
+	b, err := os.ReadFile(importFixtures + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return part{name: "files", file: name, value: string(b)}
+}
+
+// reloadableEnv serves a copy of the test deck from a temp content directory, reloadable.
+func reloadableEnv(t *testing.T) (*testEnv, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/deck")); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, Config{ContentDir: dir})
+	load := func() (*deck.Deck, error) { return deck.LoadDir(dir, deck.Options{}) }
+	d, err := load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.srv.decks = NewDeckHolder(d, dir, load)
+	return e, dir
+}
+
+const staticID = "static-membership-change-consumer-restarts" // the id complete.txt becomes
+
+func TestImportPreview(t *testing.T) {
+	e := newEnv(t, Config{}) // embedded deck: no content directory
+	admin := e.signedIn("ada", store.RoleAdmin)
+
+	resp, doc := e.get(admin, "/admin")
+	if href, _ := doc.Find("#import-link").Attr("href"); resp.StatusCode != 200 || href != "/admin/import" {
+		t.Fatalf("admin page: %d, import link %q", resp.StatusCode, href)
+	}
+	resp, doc = e.get(admin, "/admin/import")
+	if resp.StatusCode != 200 || doc.Find("#import-form[enctype='multipart/form-data'] input[type=file][name=files][multiple]").Length() != 1 {
+		t.Fatalf("upload form: %d", resp.StatusCode)
+	}
+	if !strings.Contains(doc.Find("#save-unavailable").Text(), "embedded") {
+		t.Errorf("upload page does not explain that saving is unavailable: %q", doc.Find("#save-unavailable").Text())
+	}
+
+	resp, doc = e.postMultipart(admin, "/admin/import", fixture(t, "complete.txt"), fixture(t, "missing.txt"))
+	if resp.StatusCode != 200 {
+		t.Fatalf("preview: %d: %s", resp.StatusCode, doc.Find("main").Text())
+	}
+	if n := doc.Find("article.import-card").Length(); n != 2 {
+		t.Fatalf("%d previewed cards, want 2", n)
+	}
+	first := doc.Find("#import-1")
+	if got := first.Find("h3.question").Text(); got != "What does static membership change about consumer restarts?" {
+		t.Errorf("question = %q", got)
+	}
+	if n := first.Find("ol.levels > li").Length(); n != 4 {
+		t.Errorf("go deeper levels = %d, want 4", n)
+	}
+	if first.Find(".import-problems li").Length() != 0 || first.Find(".import-clean").Length() != 1 {
+		t.Errorf("complete.txt reported problems: %q", first.Find(".import-problems").Text())
+	}
+	if md := first.Find("textarea.import-md[readonly][name=md]").Text(); !strings.Contains(md, "id: "+staticID) {
+		t.Errorf("markdown textarea: %q", md)
+	}
+	if got := strings.TrimSpace(first.Find(".import-download button").Text()); got != "Download "+staticID+".md" {
+		t.Errorf("download button = %q", got)
+	}
+	second := doc.Find("#import-2")
+	var probs []string
+	second.Find(".import-problems li").Each(func(_ int, li *goquery.Selection) { probs = append(probs, li.Text()) })
+	if len(probs) == 0 || !strings.HasPrefix(probs[0], "missing.txt:") || !strings.Contains(strings.Join(probs, "\n"), "basics") {
+		t.Errorf("missing.txt problems = %q, want FILE:line messages naming the missing basics", probs)
+	}
+	if second.Find("h3.question").Length() != 1 {
+		t.Error("a card with TODO placeholders should still preview")
+	}
+	// Embedded deck: no save button, and the reason is given.
+	if doc.Find("#import-save").Length() != 0 || !strings.Contains(doc.Find("#save-unavailable").Text(), "embedded") {
+		t.Errorf("save offered without a content directory: %q", doc.Find("#save-unavailable").Text())
+	}
+	// Two cards on one page: ids stay unique.
+	seen := map[string]bool{}
+	doc.Find("[id]").Each(func(_ int, s *goquery.Selection) {
+		id, _ := s.Attr("id")
+		if seen[id] {
+			t.Errorf("duplicate id %q on the preview page", id)
+		}
+		seen[id] = true
+	})
+}
+
+func TestImportRefusesBadUploads(t *testing.T) {
+	e := newEnv(t, Config{})
+	admin := e.signedIn("ada", store.RoleAdmin)
+	many := make([]part, importMaxFiles+1)
+	for i := range many {
+		many[i] = part{name: "files", file: "c.txt", value: "Q?\n"}
+	}
+	cases := []struct {
+		name  string
+		parts []part
+		want  string
+	}{
+		{"no file", []part{{name: "files", file: "", value: ""}}, "Choose one or more"},
+		{"too many", many, "at most 50"},
+		{"too large", []part{{name: "files", file: "big.txt", value: strings.Repeat("x", importMaxFile+1)}}, "big.txt"},
+	}
+	for _, c := range cases {
+		resp, doc := e.postMultipart(admin, "/admin/import", c.parts...)
+		if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(doc.Find("#files-error").Text(), c.want) {
+			t.Errorf("%s: %d %q, want 422 mentioning %q", c.name, resp.StatusCode, doc.Find("#files-error").Text(), c.want)
+		}
+	}
+	resp, doc := e.post(admin, "/admin/import", url.Values{"files": {"x"}})
+	if resp.StatusCode != http.StatusUnprocessableEntity || doc.Find("#files-error").Text() == "" {
+		t.Errorf("url-encoded upload: %d", resp.StatusCode)
+	}
+}
+
+func TestImportSaveAndReload(t *testing.T) {
+	e, dir := reloadableEnv(t)
+	admin := e.signedIn("ada", store.RoleAdmin)
+
+	_, doc := e.postMultipart(admin, "/admin/import", fixture(t, "complete.txt"))
+	form := doc.Find("form#import-save")
+	if form.Length() != 1 || doc.Find("#save-unavailable").Length() != 0 {
+		t.Fatalf("no save form for a writable content directory: %q", doc.Find("#save-unavailable").Text())
+	}
+	var parts []part
+	form.Find("input[type=hidden]").Each(func(_ int, in *goquery.Selection) {
+		n, _ := in.Attr("name")
+		v, _ := in.Attr("value")
+		parts = append(parts, part{name: n, value: strings.ReplaceAll(v, "\n", "\r\n")}) // as a browser sends it
+	})
+	if len(parts) != 2 {
+		t.Fatalf("hidden fields: %d, want name and md", len(parts))
+	}
+	resp, doc := e.postMultipart(admin, "/admin/import/save", parts...)
+	if resp.StatusCode != 200 {
+		t.Fatalf("save: %d: %s", resp.StatusCode, doc.Find("main").Text())
+	}
+	if got := doc.Find(".import-results li.saved code").Text(); got != "imported/"+staticID+".md" {
+		t.Errorf("saved path shown = %q", got)
+	}
+	if !strings.Contains(doc.Find("#import-reload").Text(), "reloaded") {
+		t.Errorf("reload outcome = %q", doc.Find("#import-reload").Text())
+	}
+	written, err := os.ReadFile(filepath.Join(dir, "imported", staticID+".md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(written, []byte("\r")) || !bytes.HasPrefix(written, []byte("---\nid: "+staticID+"\n")) {
+		t.Errorf("written file starts %q", written[:min(60, len(written))])
+	}
+	if _, ok := e.srv.deck().Card(staticID); !ok {
+		t.Fatal("the reloaded deck lacks the imported card")
+	}
+	if resp, _ := e.get(admin, "/cards/"+staticID); resp.StatusCode != 200 {
+		t.Errorf("card page after import: %d", resp.StatusCode)
+	}
+
+	// The same card again: its id is now in the deck, and the file is left alone.
+	resp, doc = e.postMultipart(admin, "/admin/import/save", parts...)
+	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(doc.Find(".import-results li.refused").Text(), "already has a card") {
+		t.Errorf("second save: %d %q", resp.StatusCode, doc.Find(".import-results").Text())
+	}
+
+	// A file already in the way (not yet loaded) is never overwritten.
+	src, _ := os.ReadFile(importFixtures + "nopitfalls.txt")
+	md, id, _ := deck.Import("nopitfalls.txt", src)
+	target := filepath.Join(dir, "imported", id+".md")
+	if err := os.WriteFile(target, []byte("keep me"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, doc = e.postMultipart(admin, "/admin/import", part{name: "files", file: "nopitfalls.txt", value: string(src)})
+	if !strings.Contains(doc.Find("#import-1 .import-notes").Text(), "already exists") {
+		t.Errorf("preview does not warn about the existing file: %q", doc.Find("#import-1").Text())
+	}
+	resp, doc = e.postMultipart(admin, "/admin/import/save", part{name: "name", value: "nopitfalls.txt"}, part{name: "md", value: string(md)})
+	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(doc.Find(".import-results li.refused").Text(), "not overwritten") {
+		t.Errorf("save over an existing file: %d %q", resp.StatusCode, doc.Find(".import-results").Text())
+	}
+	if b, _ := os.ReadFile(target); string(b) != "keep me" {
+		t.Errorf("existing file overwritten: %q", b)
+	}
+
+	// Markdown that does not parse is refused with its problems.
+	resp, doc = e.post(admin, "/admin/import/save", url.Values{"name": {"bad.txt"}, "md": {"---\nid: Bad Id\n---\n"}})
+	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(doc.Find(".import-results li.refused").Text(), "bad.txt:") {
+		t.Errorf("invalid card: %d %q", resp.StatusCode, doc.Find(".import-results").Text())
+	}
+}
+
+func TestImportSaveUnavailable(t *testing.T) {
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ dir, want string }{
+		{"", "embedded"},
+		{filepath.Join(t.TempDir(), "missing"), "cannot be read"},
+		{notDir, "not a directory"},
+	} {
+		e := newEnv(t, Config{ContentDir: c.dir})
+		admin := e.signedIn("ada", store.RoleAdmin)
+		_, doc := e.postMultipart(admin, "/admin/import", fixture(t, "complete.txt"))
+		if doc.Find("#import-save").Length() != 0 || !strings.Contains(doc.Find("#save-unavailable").Text(), c.want) {
+			t.Errorf("dir %q: save form %d, explanation %q", c.dir, doc.Find("#import-save").Length(), doc.Find("#save-unavailable").Text())
+		}
+		src, _ := os.ReadFile(importFixtures + "complete.md")
+		resp, doc := e.post(admin, "/admin/import/save", url.Values{"md": {string(src)}})
+		if resp.StatusCode != http.StatusConflict || !strings.Contains(doc.Find("main").Text(), c.want) {
+			t.Errorf("dir %q: save %d %q", c.dir, resp.StatusCode, doc.Find("main .error").Text())
+		}
+	}
+}
+
+func TestImportDownload(t *testing.T) {
+	e := newEnv(t, Config{})
+	admin := e.signedIn("ada", store.RoleAdmin)
+	src, err := os.ReadFile(importFixtures + "complete.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := admin.PostForm(e.ts.URL+"/admin/import/download", url.Values{"md": {strings.ReplaceAll(string(src), "\n", "\r\n")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := new(bytes.Buffer)
+	body.ReadFrom(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("download: %d", resp.StatusCode)
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "text/markdown; charset=utf-8" {
+		t.Errorf("Content-Type = %q", ct)
+	}
+	if cd := resp.Header.Get("Content-Disposition"); cd != `attachment; filename="`+staticID+`.md"` {
+		t.Errorf("Content-Disposition = %q", cd)
+	}
+	if !bytes.Equal(body.Bytes(), src) {
+		t.Errorf("downloaded body differs from the card (CRLF not normalised?)")
+	}
+	// A card that does not parse (here: an id that is no slug) is refused, never put in a header.
+	bad := strings.Replace(string(src), "id: "+staticID, `id: "x\"; evil=1"`, 1)
+	r2, doc := e.post(admin, "/admin/import/download", url.Values{"md": {bad}})
+	if r2.StatusCode != http.StatusUnprocessableEntity || r2.Header.Get("Content-Disposition") != "" || !strings.Contains(doc.Find("main").Text(), "does not parse") {
+		t.Errorf("bad id: %d %q", r2.StatusCode, r2.Header.Get("Content-Disposition"))
+	}
+}
+
+func TestImportMemberForbidden(t *testing.T) {
+	e, dir := reloadableEnv(t)
+	member := e.signedIn("bob", store.RoleMember)
+	if resp, _ := e.get(member, "/admin/import"); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("GET as member: %d", resp.StatusCode)
+	}
+	if resp, _ := e.postMultipart(member, "/admin/import", fixture(t, "complete.txt")); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("upload as member: %d", resp.StatusCode)
+	}
+	src, _ := os.ReadFile(importFixtures + "complete.md")
+	for _, path := range []string{"/admin/import/save", "/admin/import/download"} {
+		if resp, _ := e.post(member, path, url.Values{"md": {string(src)}}); resp.StatusCode != http.StatusForbidden {
+			t.Errorf("%s as member: %d", path, resp.StatusCode)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "imported")); !os.IsNotExist(err) {
+		t.Error("a member's save touched the content directory")
+	}
+}
