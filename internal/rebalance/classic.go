@@ -417,7 +417,8 @@ func (c *classic) notified(m *member, inc, round int) {
 		})
 	}
 	if c.eager {
-		held := append([]int32(nil), s.heldList(m)...)
+		held := s.heldList(m)
+		m.heldShared = true
 		if len(held) > 0 {
 			c.cur.revoked[m.idx] = append(c.cur.revoked[m.idx], held...)
 		}

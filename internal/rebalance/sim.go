@@ -440,8 +440,8 @@ func (s *sim) startItems(m *member, its []int32) {
 	if s.cfg.start == 0 {
 		st = stProcessing
 	}
-	started := make([]int32, 0, len(its))
-	for _, it := range its {
+	started := its[:0:0]
+	for i, it := range its {
 		x := &s.items[it]
 		if !x.exists || x.deleted || x.owner == m.idx {
 			continue
@@ -458,7 +458,11 @@ func (s *sim) startItems(m *member, its []int32) {
 		x.lastOwner, x.revoked = m.idx, false
 		s.setState(it, st, m.idx, -1)
 		m.held = append(m.held, it)
-		started = append(started, it)
+		if len(started) == i {
+			started = its[: i+1 : i+1] // all started so far: share the caller's slice (capped, so appends copy)
+		} else {
+			started = append(started, it)
+		}
 	}
 	if st == stStarting && len(started) > 0 {
 		s.after(s.cfg.start, func() {
@@ -478,14 +482,19 @@ func (s *sim) startItems(m *member, its []int32) {
 // revokeItems stops items on m (commit + callback, revoke_ms) and then calls done.
 func (s *sim) revokeItems(m *member, its []int32, byRebalance bool, done func()) {
 	t0, inc := s.now, m.inc
-	var stopping []int32
-	for _, it := range its {
+	stopping := its[:0:0]
+	for i, it := range its {
 		x := &s.items[it]
 		if x.owner == m.idx && x.state != stRevoking {
 			s.setState(it, stRevoking, m.idx, -1)
-			stopping = append(stopping, it)
+			if len(stopping) == i {
+				stopping = its[: i+1 : i+1] // share the caller's slice while every item qualifies (capped)
+			} else {
+				stopping = append(stopping, it)
+			}
 		}
 	}
+	m.heldShared = true // its may be m.held: never rewrite it in place now
 	finish := func() {
 		if m.inc != inc {
 			return
