@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -32,6 +33,9 @@ func cmdSim(ctx context.Context, args []string, getenv func(string) string, io s
 	var rest []string
 	for a := args; ; {
 		if err := fs.Parse(a); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil
+			}
 			return exitError{2}
 		}
 		if fs.NArg() == 0 {
