@@ -359,3 +359,19 @@ func TestStudyAnswerJSON(t *testing.T) {
 		t.Fatalf("review log %+v %v, want the one row %d", hist, err, ok.LogID)
 	}
 }
+
+// TestHostileLoginNextStaysOnSite: a login's next= with a tab or newline used to be sent back as
+// the Location; browsers drop those characters, so "/\t/evil.example" led to another site.
+func TestHostileLoginNextStaysOnSite(t *testing.T) {
+	e := newEnv(t, Config{})
+	if _, err := e.db.CreateUser(context.Background(), "ada", dummyHash, store.RoleMember, e.now); err != nil {
+		t.Fatal(err)
+	}
+	for _, next := range []string{"/\t/evil.example", "/\n/evil.example", "/\r\n\\evil.example", "//evil.example", "/\\evil.example"} {
+		form := url.Values{"username": {"ada"}, "password": {"not a real password"}, "next": {next}}
+		rec := serve(e, http.MethodPost, "/login", "application/x-www-form-urlencoded", "", strings.NewReader(form.Encode()), "")
+		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/" {
+			t.Errorf("next=%q: %d to %q, want 303 to /", next, rec.Code, rec.Header().Get("Location"))
+		}
+	}
+}
