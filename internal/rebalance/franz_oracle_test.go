@@ -1,7 +1,5 @@
-//go:build franzoracle
-
-// The franz-go oracle needs github.com/twmb/franz-go/pkg/kmsg (and kgo's compression modules)
-// in go.sum; run with: go test -tags franzoracle ./internal/rebalance/ -run Oracle
+// franz-go (test-only dependency) is the oracle: its group balancers, driven offline with
+// synthetic JoinGroup metadata, must meet the same invariants as ours.
 
 package rebalance
 
