@@ -1,0 +1,130 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// Two cards in the plain-text import form: one complete, one missing its basics and pitfalls.
+const (
+	importComplete = `Why would a consumer commit offsets before processing a batch?
+answer
+- it trades duplicates for possible loss
+- a crash after the commit skips the batch
+basics
+~20 sCommitting first means the group's position moves before the work is done. If the consumer dies mid-batch, the next owner starts after it, so those records are never processed.
+solid answer
+~40 sThe order of commit and processing picks the delivery guarantee. Commit after processing gives at-least-once: a crash replays the batch. Commit before gives at-most-once: a crash loses it. Few pipelines want the second, which is why auto-commit timing matters.
+go deeper
+Knows that commit order decides duplicates versus loss.
+Explains at-least-once and at-most-once in terms of crash points.
+Relates auto-commit on poll to the same trade-off.
+Designs idempotent processing so at-least-once is safe.
+## Why it matters A crash point between commit and processing decides what is lost.
+- Does auto-commit commit before processing?It commits on the next poll, after the previous batch was returned.
+saying these in an interview costs you the question
+- Saying committing first gives exactly-once.
+`
+	importMissing = `What does a consumer lag metric measure?
+answer
+- the distance between the log end and the committed offset
+go deeper
+Knows lag counts records not yet consumed.
+Explains it per partition.
+Relates it to throughput.
+Alerts on its trend, not a fixed number.
+`
+)
+
+// TestImportFlow: an admin uploads two plain-text cards through the browser, previews them,
+// saves them into the --content directory, and the reloaded deck serves the new card.
+func TestImportFlow(t *testing.T) {
+	content := t.TempDir()
+	if err := os.CopyFS(content, os.DirFS("../content")); err != nil {
+		t.Fatal(err)
+	}
+	inputs := t.TempDir()
+	var files []string
+	for name, text := range map[string]string{"commit-first.txt": importComplete, "lag.txt": importMissing} {
+		p := filepath.Join(inputs, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+
+	app := StartApp(t, "", "--content", content)
+	AddUser(t, app.DataDir, "ada", "analytical-engine", true)
+	ctx := Browser(t)
+	Login(ctx, t, app.URL, "ada", "analytical-engine")
+
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(app.URL+"/admin"),
+		chromedp.Click(chromedp.ID("import-link")),
+		chromedp.WaitVisible(chromedp.ID("import-files")),
+		chromedp.SetUploadFiles(chromedp.ID("import-files"), files),
+		chromedp.Click(chromedp.ID("import-preview")),
+		chromedp.WaitVisible(chromedp.ID("import-save-button")),
+	); err != nil {
+		t.Fatalf("upload and preview: %v", err)
+	}
+	CheckA11y(ctx, t, "the import preview")
+	if n := Eval[int](ctx, t, `document.querySelectorAll('article.import-card').length`); n != 2 {
+		t.Fatalf("%d cards previewed, want 2", n)
+	}
+	if n := Eval[int](ctx, t, `[...document.querySelectorAll('article.import-card')].filter(a => a.querySelector('.import-problems')).length`); n != 1 {
+		t.Errorf("%d cards with problems, want 1 (lag.txt lacks sections)", n)
+	}
+	// Every depth shows in the preview (the card page's tabs cannot work with several cards).
+	if n := Eval[int](ctx, t, `[...document.querySelectorAll('article.import-card .panel')].filter(p => p.offsetParent !== null).length`); n != 6 {
+		t.Errorf("%d visible depth panels, want 6", n)
+	}
+
+	// At phone width nothing runs off the side (long ids and paths wrap).
+	if _, err := chromedp.Run(ctx, chromedp.EmulateViewport(360, 800)); err != nil {
+		t.Fatal(err)
+	}
+	if over := Eval[bool](ctx, t, `document.documentElement.scrollWidth > document.documentElement.clientWidth`); over {
+		t.Error("the preview scrolls sideways at 360 px")
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.EmulateViewport(1200, 900),
+		chromedp.Click(chromedp.ID("import-save-button")),
+		chromedp.WaitVisible(chromedp.ID("import-reload")),
+	); err != nil {
+		t.Fatalf("save: %v", err)
+	}
+	if msg := Eval[string](ctx, t, `document.getElementById('import-reload').textContent`); !strings.Contains(msg, "reloaded") {
+		t.Fatalf("reload outcome: %q", msg)
+	}
+	saved := Eval[[]string](ctx, t, `[...document.querySelectorAll('.import-results li.saved code')].map(c => c.textContent)`)
+	if len(saved) != 2 {
+		t.Fatalf("saved %q, want two files", saved)
+	}
+	for _, rel := range saved {
+		if _, err := os.Stat(filepath.Join(content, filepath.FromSlash(rel))); err != nil {
+			t.Errorf("saved file missing: %v", err)
+		}
+	}
+	// The reloaded deck serves both cards.
+	questions := map[string]bool{}
+	for _, rel := range saved {
+		id := strings.TrimSuffix(strings.TrimPrefix(rel, "imported/"), ".md")
+		if err := chromedp.Do(ctx,
+			chromedp.Navigate(app.URL+"/cards/"+id),
+			chromedp.WaitVisible(chromedp.ID("question")),
+		); err != nil {
+			t.Fatalf("open the imported card %s: %v", id, err)
+		}
+		questions[Eval[string](ctx, t, `document.getElementById('question').textContent`)] = true
+	}
+	for _, q := range []string{"Why would a consumer commit offsets before processing a batch?", "What does a consumer lag metric measure?"} {
+		if !questions[q] {
+			t.Errorf("no imported card page asks %q (got %v)", q, questions)
+		}
+	}
+}
