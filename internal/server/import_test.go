@@ -322,3 +322,27 @@ func TestImportMemberForbidden(t *testing.T) {
 		t.Error("a member's save touched the content directory")
 	}
 }
+
+func TestImportSaveReportsReloadErrors(t *testing.T) {
+	e, dir := reloadableEnv(t)
+	admin := e.signedIn("ada", store.RoleAdmin)
+	// A broken card lands in the content directory after the deck was loaded.
+	if err := os.WriteFile(filepath.Join(dir, "kafka", "broken.md"), []byte("---\nid: broken\n---\n\nno sections\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src, _ := os.ReadFile(importFixtures + "complete.md")
+	resp, doc := e.post(admin, "/admin/import/save", url.Values{"name": {"complete.txt"}, "md": {string(src)}})
+	if resp.StatusCode != 200 || doc.Find(".import-results li.saved").Length() != 1 {
+		t.Fatalf("save: %d %q", resp.StatusCode, doc.Find(".import-results").Text())
+	}
+	where := doc.Find("#import-reload .deck-errors .where").First().Text()
+	if !strings.HasPrefix(strings.Join(strings.Fields(where), ""), "kafka/broken.md:") {
+		t.Errorf("reload error location = %q, want kafka/broken.md:LINE", where)
+	}
+	if _, ok := e.srv.deck().Card(staticID); ok {
+		t.Error("a failed reload swapped in a deck")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "imported", staticID+".md")); err != nil {
+		t.Errorf("the card was not written: %v", err)
+	}
+}
