@@ -17,6 +17,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/go-chi/chi/v5"
 
+	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/store"
 )
 
@@ -138,8 +139,7 @@ func formBody(names []string, v string) func() io.Reader {
 }
 
 // hostileCases builds the attacks on one route.
-func hostileCases(s *Server, method, pattern string, names []string) []hostileCase {
-	path := samplePath(s, pattern)
+func hostileCases(path, method, pattern string, names []string) []hostileCase {
 	var cs []hostileCase
 	for key, v := range hostileValues {
 		// Path parameters replaced by the hostile value.
@@ -185,6 +185,11 @@ func hostileCases(s *Server, method, pattern string, names []string) []hostileCa
 			body: func() io.Reader {
 				return strings.NewReader("--xyz\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n" + hostileScript)
 			}},
+		hostileCase{name: "huge chunked multipart", target: path, contentType: "multipart/form-data; boundary=xyz",
+			body: func() io.Reader {
+				return io.MultiReader(strings.NewReader("--xyz\r\nContent-Disposition: form-data; name=\"files\"; filename=\"a.txt\"\r\n\r\n"),
+					bytes.NewReader(bytes.Repeat([]byte("<script>"), maxBody/8+1)))
+			}},
 		hostileCase{name: "bad percent-encoding", target: path, contentType: "application/x-www-form-urlencoded",
 			body: func() io.Reader { return strings.NewReader("username=%zz&password=%&rating=%ff%fe") }},
 		hostileCase{name: "bad utf-8 raw", target: path, contentType: "application/x-www-form-urlencoded; charset=utf-8",
@@ -210,11 +215,13 @@ func TestHostileInput(t *testing.T) {
 	routes := hostileRoutes(t, e.srv)
 	names := fieldNames(t, e, sessionFor(t, e, users["admin"]), routes)
 	t.Logf("%d routes, %d field names: %v", len(routes), len(names), names)
+	realPath := realObjects(t, e, users)
 	requests, statuses := 0, map[int]int{}
 	for _, rt := range routes {
 		method, pattern, _ := strings.Cut(rt, " ")
 		start := time.Now()
-		full := hostileCases(e.srv, method, pattern, names)
+		path := realPath(pattern)
+		full := hostileCases(path, method, pattern, names)
 		attacked := false // the first role let in gets every case; the others a sample
 		for _, who := range []string{"anonymous", "member", "admin"} {
 			token := func() string {
@@ -224,7 +231,7 @@ func TestHostileInput(t *testing.T) {
 				return ""
 			}
 			cases := sampleCases(full)
-			if !attacked && letIn(serve(e, method, samplePath(e.srv, pattern), formType(method), "", http.NoBody, token())) {
+			if !attacked && letIn(serve(e, method, path, formType(method), "", http.NoBody, token())) {
 				cases, attacked = full, true
 			}
 			for _, c := range cases {
@@ -241,6 +248,45 @@ func TestHostileInput(t *testing.T) {
 		t.Logf("%s: %v", rt, time.Since(start).Round(time.Millisecond))
 	}
 	t.Logf("%d requests; statuses %v", requests, statuses)
+}
+
+// realObjects creates what the parameterised routes name (a victim account for the admin
+// actions, a mock interview of the member's, an invite and a reset link) and returns a func
+// that fills a pattern with them, so the attacks reach the handlers' form parsing rather than a
+// 404. Each call makes a fresh mock interview and fresh links: attacks may finish or use them.
+func realObjects(t *testing.T, e *testEnv, users map[string]int64) func(pattern string) string {
+	ctx := context.Background()
+	victim, err := e.db.CreateUser(ctx, "victim", dummyHash, store.RoleMember, e.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(pattern string) string {
+		p := strings.Replace(pattern, "/admin/users/{id}", fmt.Sprintf("/admin/users/%d", victim.ID), 1)
+		if strings.HasPrefix(p, "/mock/{id}") {
+			form := "n=2&depth=basics&clock=soft&seed=hostile"
+			rec := serve(e, http.MethodPost, "/mock", "application/x-www-form-urlencoded", "", strings.NewReader(form), sessionFor(t, e, users["member"]))
+			loc := rec.Header().Get("Location")
+			if rec.Code != http.StatusSeeOther || !strings.HasPrefix(loc, "/mock/") {
+				t.Fatalf("start a mock interview: %d %q", rec.Code, loc)
+			}
+			p = strings.Replace(p, "/mock/{id}", strings.TrimRight(loc, "/"), 1)
+		}
+		if strings.HasPrefix(p, "/invite/{token}") {
+			token, digest := auth.NewToken()
+			if err := e.db.CreateInvite(ctx, digest, store.RoleMember, users["admin"], e.now, e.now.Add(time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+			p = strings.Replace(p, "{token}", token, 1)
+		}
+		if strings.HasPrefix(p, "/reset/{token}") {
+			token, digest := auth.NewToken()
+			if err := e.db.CreateReset(ctx, digest, victim.ID, e.now, e.now.Add(time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+			p = strings.Replace(p, "{token}", token, 1)
+		}
+		return samplePath(e.srv, p)
+	}
 }
 
 // letIn reports whether a plain request got past the login and role checks.
