@@ -156,7 +156,7 @@ func (s *sim) stickyLists(owned [][]int32, orphans []int32, sorted bool) (keep, 
 		}
 		stamp := s.keepAlternating(its, target[i])
 		for _, it := range its {
-			if s.items[it].stamp == stamp {
+			if s.stamps[it] == stamp {
 				keep[i] = append(keep[i], it)
 			} else {
 				free = append(free, it)
@@ -223,13 +223,13 @@ func (s *sim) keepAlternating(its []int32, k int) uint32 {
 	stamp := s.stamp
 	if k >= len(its) {
 		for _, it := range its {
-			s.items[it].stamp = stamp
+			s.stamps[it] = stamp
 		}
 		return stamp
 	}
 	if len(s.groups) == 1 {
 		for _, it := range its[:k] {
-			s.items[it].stamp = stamp
+			s.stamps[it] = stamp
 		}
 		return stamp
 	}
@@ -245,7 +245,7 @@ func (s *sim) keepAlternating(its []int32, k int) uint32 {
 	for depth, n := 0, 0; n < k; depth++ {
 		for _, r := range runs {
 			if depth < len(r) && n < k {
-				s.items[r[depth]].stamp = stamp
+				s.stamps[r[depth]] = stamp
 				n++
 			}
 		}

@@ -617,12 +617,12 @@ func (c *classic) stickyRound(ws []*entry) (newA, revoke, adds map[*entry][]int3
 		st := s.stamp
 		for _, o := range owned {
 			for _, it := range o {
-				s.items[it].stamp = st
+				s.stamps[it] = st
 			}
 		}
 		for g := range s.groups {
 			for _, it := range s.liveItems(g) {
-				if s.items[it].stamp != st {
+				if s.stamps[it] != st {
 					orphans = append(orphans, it)
 				}
 			}
@@ -634,10 +634,10 @@ func (c *classic) stickyRound(ws []*entry) (newA, revoke, adds map[*entry][]int3
 		if len(keep[i]) < len(owned[i]) {
 			s.stamp++
 			for _, it := range keep[i] {
-				s.items[it].stamp = s.stamp
+				s.stamps[it] = s.stamp
 			}
 			for _, it := range owned[i] {
-				if s.items[it].stamp != s.stamp {
+				if s.stamps[it] != s.stamp {
 					from[it] = e
 				}
 			}
@@ -677,7 +677,7 @@ func (c *classic) stickyRound(ws []*entry) (newA, revoke, adds map[*entry][]int3
 // syncDone: SyncGroup responses reach the members; they revoke and start what changed.
 func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, parked []int32, cur *pending, gen int) {
 	s := c.s
-	assignRec := map[int32][]int32{}
+	assignRec := make(map[int32][]int32, len(ws))
 	addedRec := map[int32][]int32{}
 	revokedRec := cur.revoked
 	for _, e := range ws {
@@ -694,12 +694,16 @@ func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, p
 		} else {
 			s.stamp++
 			for _, it := range e.assigned {
-				s.items[it].stamp = s.stamp
+				s.stamps[it] = s.stamp
 			}
+			var added []int32 // collected apart: one map write per member, not per item
 			for _, it := range newA[e] {
-				if s.items[it].stamp != s.stamp {
-					addedRec[m.idx] = append(addedRec[m.idx], it)
+				if s.stamps[it] != s.stamp {
+					added = append(added, it)
 				}
+			}
+			if len(added) > 0 {
+				addedRec[m.idx] = append(addedRec[m.idx], added...)
 			}
 		}
 		e.assigned = newA[e]
@@ -721,11 +725,7 @@ func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, p
 		}
 		start := adds[e]
 		if adds == nil {
-			for _, it := range newA[e] {
-				if s.items[it].owner != m.idx {
-					start = append(start, it)
-				}
-			}
+			start = s.notOwnedBy(m, newA[e])
 		}
 		s.startItems(m, start)
 	}

@@ -18,6 +18,15 @@ type kentry struct {
 	epoch   int
 	hbAt    int64
 	revokes bool // a revocation is in flight
+	// The state of the last heartbeat that found nothing to do: while the target list, the
+	// member's holdings and the set of items are unchanged, the next one finds nothing either.
+	clean                bool
+	cleanVer, cleanWorld uint64
+	cleanList            []int32
+}
+
+func sameList(a, b []int32) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 type kround struct {
@@ -135,12 +144,12 @@ func (k *kip848) compute() {
 		st := s.stamp
 		for _, o := range owned {
 			for _, it := range o {
-				s.items[it].stamp = st
+				s.stamps[it] = st
 			}
 		}
 		for g := range s.groups {
 			for _, it := range s.liveItems(g) {
-				if s.items[it].stamp != st {
+				if s.stamps[it] != st {
 					orphans = append(orphans, it)
 				}
 			}
@@ -227,6 +236,15 @@ func (k *kip848) heartbeat(e *kentry) {
 		k.scheduleHB(e, m.pollBusyUntil)
 		return
 	}
+	if e.clean && !e.revokes && e.cleanVer == m.ver && e.cleanWorld == s.world && sameList(e.cleanList, k.targetOf[e.id]) {
+		if e.epoch != k.epoch {
+			k.done++
+		}
+		e.epoch = k.epoch
+		k.check()
+		return
+	}
+	e.clean = false
 	done := true
 	var revoke []int32
 	for _, it := range s.heldList(m) {
@@ -273,6 +291,9 @@ func (k *kip848) heartbeat(e *kentry) {
 			k.done++
 		}
 		e.epoch = k.epoch
+		if len(revoke) == 0 && len(add) == 0 && !e.revokes {
+			e.clean, e.cleanVer, e.cleanWorld, e.cleanList = true, m.ver, s.world, k.targetOf[e.id]
+		}
 	} else {
 		k.scheduleHB(e, s.nextTick(m, s.now+1))
 	}

@@ -1,7 +1,6 @@
 package rebalance
 
 import (
-	"container/heap"
 	"context"
 	"fmt"
 	"sort"
@@ -39,7 +38,6 @@ type item struct {
 	lastOwner  int32
 	group      int32 // topic or connector index
 	part       int32 // partition or task number; -1 for a connector itself
-	stamp      uint32
 }
 
 type seg struct {
@@ -65,6 +63,7 @@ type member struct {
 	heldDirty     bool    // some item in held was released since the last compaction
 	heldShared    bool    // held[:len] is referenced elsewhere: never rewrite it in place
 	pollBusyUntil int64
+	ver           uint64 // bumped whenever the set of items m holds changes
 	entry         *entry  // classic: the coordinator's entry for this process
 	k             *kentry // KIP-848: the current member id
 }
@@ -75,22 +74,53 @@ type event struct {
 	fn  func()
 }
 
-type evHeap []*event
+// evHeap is a binary min-heap of events by (at, seq), typed to spare interface calls.
+type evHeap []event
 
-func (h evHeap) Len() int { return len(h) }
-func (h evHeap) Less(i, j int) bool {
+func (h evHeap) less(i, j int) bool {
 	if h[i].at != h[j].at {
 		return h[i].at < h[j].at
 	}
 	return h[i].seq < h[j].seq
 }
-func (h evHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *evHeap) Push(x any)   { *h = append(*h, x.(*event)) }
-func (h *evHeap) Pop() any {
-	old := *h
-	e := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return e
+
+func (h *evHeap) push(e event) {
+	*h = append(*h, e)
+	q := *h
+	for i := len(q) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !q.less(i, p) {
+			break
+		}
+		q[i], q[p] = q[p], q[i]
+		i = p
+	}
+}
+
+// pop removes the earliest event; the caller checks the heap is not empty.
+func (h *evHeap) pop() event {
+	q := *h
+	top := q[0]
+	n := len(q) - 1
+	q[0] = q[n]
+	q[n] = event{}
+	q = q[:n]
+	for i := 0; ; {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && q.less(c+1, c) {
+			c++
+		}
+		if !q.less(c, i) {
+			break
+		}
+		q[i], q[c] = q[c], q[i]
+		i = c
+	}
+	*h = q
+	return top
 }
 
 type timings struct{ session, hb, reb, initDelay, schedDelay, revoke, start, rpc int64 }
@@ -100,7 +130,6 @@ type sim struct {
 	cfg     timings
 	now     int64
 	q       evHeap
-	pool    []*event // spent events, reused to spare the allocator
 	seq     uint64
 	members []*member
 	byName  map[string]*member
@@ -113,6 +142,8 @@ type sim struct {
 	res     *Result
 	rng     uint64
 	stamp   uint32
+	stamps  []uint32 // per item scratch marks, apart from items to keep scans dense
+	world   uint64   // bumped whenever items appear, revive or die
 
 	downtime, maxPause  int64
 	moved, wasted, viol int
@@ -143,7 +174,7 @@ func Run(ctx context.Context, sc Scenario, lim Limits) (res *Result, err error) 
 	}()
 	s := newSim(sc)
 	start := time.Now()
-	for steps := 0; s.q.Len() > 0; steps++ {
+	for steps := 0; len(s.q) > 0; steps++ {
 		if steps&1023 == 0 {
 			if ctx.Err() != nil || (lim.CPUBudget > 0 && time.Since(start) > lim.CPUBudget) {
 				return nil, ErrBudget
@@ -152,15 +183,12 @@ func Run(ctx context.Context, sc Scenario, lim Limits) (res *Result, err error) 
 				return nil, fmt.Errorf("%w (more than %d simulation steps)", ErrBudget, maxSteps)
 			}
 		}
-		e := heap.Pop(&s.q).(*event)
+		e := s.q.pop()
 		if e.at > sc.DurationMS {
 			break
 		}
 		s.now = e.at
-		fn := e.fn
-		e.fn = nil
-		s.pool = append(s.pool, e)
-		fn()
+		e.fn()
 	}
 	s.now = sc.DurationMS
 	return s.finish(), nil
@@ -239,14 +267,7 @@ func (s *sim) rand() uint64 {
 func (s *sim) at(t int64, fn func()) {
 	t = max(t, s.now)
 	s.seq++
-	var e *event
-	if n := len(s.pool); n > 0 {
-		e, s.pool = s.pool[n-1], s.pool[:n-1]
-	} else {
-		e = new(event)
-	}
-	e.at, e.seq, e.fn = t, s.seq, fn
-	heap.Push(&s.q, e)
+	s.q.push(event{at: t, seq: s.seq, fn: fn})
 }
 
 func (s *sim) after(d int64, fn func()) { s.at(s.now+d, fn) }
@@ -276,9 +297,11 @@ func (s *sim) addItem(g int, part int) int32 {
 	s.items = append(s.items, item{owner: -1, label: -1, exists: true, since: s.now, born: s.now, died: -1,
 		pauseStart: s.now, lastOwner: -1, group: int32(g), part: int32(part)})
 	s.names = append(s.names, name)
+	s.stamps = append(s.stamps, 0)
 	s.segs = append(s.segs, nil)
 	s.recordSeg(idx)
 	s.groups[g].items = append(s.groups[g].items, idx)
+	s.world++
 	s.notProcessing++
 	s.liveCount++
 	return idx
@@ -304,6 +327,7 @@ func (s *sim) growGroup(g, n int) {
 		it := s.groups[g].items[base+p]
 		if s.items[it].exists && !s.items[it].deleted {
 			s.items[it].deleted = true
+			s.world++
 			s.groups[g].dirty = true
 			s.liveCount--
 			if s.items[it].owner < 0 {
@@ -318,11 +342,13 @@ func (s *sim) revive(it int32) {
 	if x.exists {
 		if x.deleted {
 			s.liveCount++
+			s.world++
 		}
 		x.deleted = false
 		return
 	}
 	s.liveCount++
+	s.world++
 	x.exists, x.deleted, x.died, x.born = true, false, -1, s.now
 	x.pauseStart, x.since = s.now, s.now
 	x.state, x.owner, x.label = stUnowned, -1, -1
@@ -342,7 +368,9 @@ func (s *sim) kill(it int32) {
 	}
 	if x.owner >= 0 {
 		s.members[x.owner].heldDirty = true
+		s.members[x.owner].ver++
 	}
+	s.world++
 	x.exists, x.died, x.owner = false, s.now, -1
 	x.lived += s.now - x.born
 	s.appendSeg(it, seg{from: s.now, state: 255})
@@ -368,11 +396,19 @@ func (s *sim) setState(it int32, st uint8, owner, label int32) {
 		s.addPause(s.now - x.pauseStart)
 		s.notProcessing--
 	}
-	if x.owner >= 0 && x.owner != owner {
-		s.members[x.owner].heldDirty = true
+	if x.owner != owner {
+		if x.owner >= 0 {
+			s.members[x.owner].heldDirty = true
+			s.members[x.owner].ver++
+		}
+		if owner >= 0 {
+			s.members[owner].ver++
+		}
 	}
 	x.state, x.owner, x.label, x.since = st, owner, label, s.now
-	s.recordSeg(it)
+	if s.segStop < 0 {
+		s.recordSeg(it)
+	}
 	if s.notProcessing == 0 {
 		s.checkStable()
 	}
@@ -421,13 +457,29 @@ func (s *sim) heldList(m *member) []int32 {
 	}
 	for _, it := range m.held {
 		x := &s.items[it]
-		if x.owner == m.idx && x.exists && x.stamp != s.stamp {
-			x.stamp = s.stamp
+		if x.owner == m.idx && x.exists && s.stamps[it] != s.stamp {
+			s.stamps[it] = s.stamp
 			out = append(out, it)
 		}
 	}
 	m.held = out
 	return out
+}
+
+// notOwnedBy returns the items of its that m does not own, sharing its when that is all of them.
+func (s *sim) notOwnedBy(m *member, its []int32) []int32 {
+	for i, it := range its {
+		if s.items[it].owner == m.idx {
+			out := append([]int32(nil), its[:i]...)
+			for _, it := range its[i+1:] {
+				if s.items[it].owner != m.idx {
+					out = append(out, it)
+				}
+			}
+			return out
+		}
+	}
+	return its
 }
 
 // startItems gives items to m: starting for start_ms, then processing.
@@ -530,6 +582,7 @@ func (s *sim) dropItems(m *member, label int32) {
 		}
 	}
 	m.held, m.heldShared = nil, false
+	m.ver++
 }
 
 // unlabel clears the "assigned to a down member" label once the group forgets that member.
