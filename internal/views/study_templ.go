@@ -463,7 +463,7 @@ func Study(p Page, v StudyPage) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = CardBody(v.Card, v.Depth, false).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = CardBody(v.Card, v.Depth, false, "").Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
