@@ -63,7 +63,7 @@ type member struct {
 	heldDirty     bool    // some item in held was released since the last compaction
 	heldShared    bool    // held[:len] is referenced elsewhere: never rewrite it in place
 	pollBusyUntil int64
-	ver           uint64 // bumped whenever the set of items m holds changes
+	ver           uint64  // bumped whenever the set of items m holds changes
 	entry         *entry  // classic: the coordinator's entry for this process
 	k             *kentry // KIP-848: the current member id
 }
