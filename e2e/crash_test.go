@@ -247,7 +247,9 @@ func TestCrashSafetySIGKILL(t *testing.T) {
 	loginAll(t, rs, app.URL)
 	stop := startRaters(cr, rs)
 	deadline := time.Now().Add(90 * time.Second)
-	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("kill timing seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 1))
 	for i := range kills {
 		if time.Now().After(deadline) {
 			t.Errorf("only %d kills within the time box", i)
