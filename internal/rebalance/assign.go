@@ -185,13 +185,13 @@ func (s *sim) stickyLists(owned [][]int32, orphans []int32, sorted bool) (keep, 
 			continue
 		}
 		for _, it := range keep[i] {
-			cnt[i*G+int(s.items[it].group)]++
+			cnt[i*G+int(s.info[it].group)]++
 		}
 	}
 	for lo := 0; lo < len(free); {
-		g := int(s.items[free[lo]].group)
+		g := int(s.info[free[lo]].group)
 		hi := lo
-		for hi < len(free) && int(s.items[free[hi]].group) == g {
+		for hi < len(free) && int(s.info[free[hi]].group) == g {
 			hi++
 		}
 		h := &roomHeap{cnt: cnt, g: g, G: G}
@@ -236,7 +236,7 @@ func (s *sim) keepAlternating(its []int32, k int) uint32 {
 	var runs [][]int32
 	for lo := 0; lo < len(its); {
 		hi := lo
-		for hi < len(its) && s.items[its[hi]].group == s.items[its[lo]].group {
+		for hi < len(its) && s.info[its[hi]].group == s.info[its[lo]].group {
 			hi++
 		}
 		runs = append(runs, its[lo:hi])
@@ -287,7 +287,7 @@ func (s *sim) assignConnectEager(ws []int32, out []int32) {
 	for _, conn := range []bool{true, false} {
 		for g := range s.groups {
 			for _, it := range s.liveItems(g) {
-				if (s.items[it].part < 0) == conn {
+				if (s.info[it].part < 0) == conn {
 					out[it] = ws[k%len(ws)]
 					k++
 				}

@@ -420,7 +420,8 @@ func (c *classic) notified(m *member, inc, round int) {
 		held := s.heldList(m)
 		m.heldShared = true
 		if len(held) > 0 {
-			c.cur.revoked[m.idx] = append(c.cur.revoked[m.idx], held...)
+			// held stays as it is now (heldShared), so the record can refer to it.
+			c.cur.revoked[m.idx] = appendShared(c.cur.revoked[m.idx], held)
 		}
 		s.revokeItems(m, held, true, func() {
 			if m.inc == inc {
@@ -703,7 +704,7 @@ func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, p
 				}
 			}
 			if len(added) > 0 {
-				addedRec[m.idx] = append(addedRec[m.idx], added...)
+				addedRec[m.idx] = appendShared(addedRec[m.idx], added)
 			}
 		}
 		e.assigned = newA[e]
@@ -725,7 +726,7 @@ func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, p
 		}
 		start := adds[e]
 		if adds == nil {
-			start = s.notOwnedBy(m, newA[e])
+			start = newA[e] // startItems skips what m already owns
 		}
 		s.startItems(m, start)
 	}
@@ -772,7 +773,7 @@ func (c *classic) checkRound(ws []*entry, revoke map[*entry][]int32, parked []in
 	}
 	if n != s.liveCount {
 		for it := range s.items {
-			if x := &s.items[it]; x.exists && !x.deleted && x.born <= c.computedAt && c.assign[it] < 0 {
+			if x := &s.items[it]; x.exists && !x.deleted && s.info[it].born <= c.computedAt && c.assign[it] < 0 {
 				s.invariant("round %d: %s is assigned to nobody in a stable group", c.gen, s.names[it])
 				break
 			}
@@ -791,7 +792,7 @@ func (c *classic) checkRound(ws []*entry, revoke map[*entry][]int32, parked []in
 			if s.sc.Kind == "connect" {
 				n = 0
 				for _, it := range e.assigned {
-					if (s.items[it].part < 0) == conn {
+					if (s.info[it].part < 0) == conn {
 						n++
 					}
 				}
@@ -869,7 +870,7 @@ func (c *classic) connectIncremental(ws []*entry) (newA, revoke map[*entry][]int
 			k := 0
 			for _, conn := range []bool{true, false} {
 				for _, it := range lost {
-					if (s.items[it].part < 0) == conn {
+					if (s.info[it].part < 0) == conn {
 						e := cands[k%len(cands)]
 						newA[e] = append(newA[e], it)
 						k++
@@ -898,7 +899,7 @@ func (c *classic) connectIncremental(ws []*entry) (newA, revoke map[*entry][]int
 		load := func(e *entry) int {
 			n := 0
 			for _, it := range newA[e] {
-				if (s.items[it].part < 0) == conn {
+				if (s.info[it].part < 0) == conn {
 					n++
 				}
 			}
@@ -909,7 +910,7 @@ func (c *classic) connectIncremental(ws []*entry) (newA, revoke map[*entry][]int
 			loads[i] = load(e)
 		}
 		for _, it := range fresh {
-			if (s.items[it].part < 0) != conn {
+			if (s.info[it].part < 0) != conn {
 				continue
 			}
 			best := 0
@@ -936,7 +937,7 @@ func (c *classic) connectIncremental(ws []*entry) (newA, revoke map[*entry][]int
 			for _, e := range ws {
 				var its []int32
 				for _, it := range newA[e] {
-					if (s.items[it].part < 0) == conn {
+					if (s.info[it].part < 0) == conn {
 						its = append(its, it)
 					}
 				}

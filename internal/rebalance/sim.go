@@ -27,17 +27,21 @@ const (
 type item struct {
 	owner      int32 // member holding a claim on it, -1 for none
 	label      int32 // member shown on an unowned segment (assigned but down), -1 for none
+	lastOwner  int32
 	state      uint8
 	exists     bool
 	deleted    bool // a Connect task removed by set_tasks, still to be stopped
 	revoked    bool // the last stop was a revocation (for wasted moves)
 	since      int64
-	born, died int64
-	lived      int64 // existence before the last revival (tasks can be removed and re-added)
 	pauseStart int64
-	lastOwner  int32
+}
+
+// itemInfo holds what rounds rarely touch, apart from item so hot loops stream less memory.
+type itemInfo struct {
 	group      int32 // topic or connector index
 	part       int32 // partition or task number; -1 for a connector itself
+	born, died int64
+	lived      int64 // existence before the last revival (tasks can be removed and re-added)
 }
 
 type seg struct {
@@ -134,6 +138,7 @@ type sim struct {
 	members []*member
 	byName  map[string]*member
 	items   []item
+	info    []itemInfo
 	names   []string
 	groups  []group
 	groupOf map[string]int
@@ -294,8 +299,8 @@ func (s *sim) addItem(g int, part int) int32 {
 	if part >= 0 {
 		name = fmt.Sprintf("%s-%d", name, part)
 	}
-	s.items = append(s.items, item{owner: -1, label: -1, exists: true, since: s.now, born: s.now, died: -1,
-		pauseStart: s.now, lastOwner: -1, group: int32(g), part: int32(part)})
+	s.items = append(s.items, item{owner: -1, label: -1, exists: true, since: s.now, pauseStart: s.now, lastOwner: -1})
+	s.info = append(s.info, itemInfo{group: int32(g), part: int32(part), born: s.now, died: -1})
 	s.names = append(s.names, name)
 	s.stamps = append(s.stamps, 0)
 	s.segs = append(s.segs, nil)
@@ -349,7 +354,8 @@ func (s *sim) revive(it int32) {
 	}
 	s.liveCount++
 	s.world++
-	x.exists, x.deleted, x.died, x.born = true, false, -1, s.now
+	x.exists, x.deleted = true, false
+	s.info[it].died, s.info[it].born = -1, s.now
 	x.pauseStart, x.since = s.now, s.now
 	x.state, x.owner, x.label = stUnowned, -1, -1
 	s.notProcessing++
@@ -371,8 +377,10 @@ func (s *sim) kill(it int32) {
 		s.members[x.owner].ver++
 	}
 	s.world++
-	x.exists, x.died, x.owner = false, s.now, -1
-	x.lived += s.now - x.born
+	x.exists, x.owner = false, -1
+	in := &s.info[it]
+	in.died = s.now
+	in.lived += s.now - in.born
 	s.appendSeg(it, seg{from: s.now, state: 255})
 }
 
@@ -466,20 +474,13 @@ func (s *sim) heldList(m *member) []int32 {
 	return out
 }
 
-// notOwnedBy returns the items of its that m does not own, sharing its when that is all of them.
-func (s *sim) notOwnedBy(m *member, its []int32) []int32 {
-	for i, it := range its {
-		if s.items[it].owner == m.idx {
-			out := append([]int32(nil), its[:i]...)
-			for _, it := range its[i+1:] {
-				if s.items[it].owner != m.idx {
-					out = append(out, it)
-				}
-			}
-			return out
-		}
+// appendShared appends l to dst, or returns l itself (capped, so later appends copy) when dst
+// is empty; l must never be modified afterwards.
+func appendShared(dst, l []int32) []int32 {
+	if len(dst) == 0 {
+		return l[:len(l):len(l)]
 	}
-	return its
+	return append(dst, l...)
 }
 
 // startItems gives items to m: starting for start_ms, then processing.
@@ -633,7 +634,7 @@ func (s *sim) itemsOf(its []int32) []string {
 
 // less orders items canonically: by group name, then connector before its tasks, then number.
 func (s *sim) less(a, b int32) bool {
-	x, y := &s.items[a], &s.items[b]
+	x, y := &s.info[a], &s.info[b]
 	if x.group != y.group {
 		return x.group < y.group
 	}
@@ -698,9 +699,9 @@ func (s *sim) finish() *Result {
 	var total int64
 	for i := range s.items {
 		x := &s.items[i]
-		total += x.lived
+		total += s.info[i].lived
 		if x.exists {
-			total += end - x.born
+			total += end - s.info[i].born
 			if x.state != stProcessing {
 				s.addPause(end - x.pauseStart)
 			}
