@@ -3,6 +3,7 @@ package rebalance
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 )
@@ -397,13 +398,6 @@ func (s *sim) setState(it int32, st uint8, owner, label int32) {
 	if !x.exists {
 		return
 	}
-	if x.state == stProcessing && st != stProcessing {
-		x.pauseStart = s.now
-		s.notProcessing++
-	} else if x.state != stProcessing && st == stProcessing {
-		s.addPause(s.now - x.pauseStart)
-		s.notProcessing--
-	}
 	if x.owner != owner {
 		if x.owner >= 0 {
 			s.members[x.owner].heldDirty = true
@@ -412,6 +406,19 @@ func (s *sim) setState(it int32, st uint8, owner, label int32) {
 		if owner >= 0 {
 			s.members[owner].ver++
 		}
+	}
+	s.move(it, x, st, owner, label)
+}
+
+// move is setState for an existing item without the owners' bookkeeping, which hot loops over
+// one member's items do once per batch.
+func (s *sim) move(it int32, x *item, st uint8, owner, label int32) {
+	if x.state == stProcessing && st != stProcessing {
+		x.pauseStart = s.now
+		s.notProcessing++
+	} else if x.state != stProcessing && st == stProcessing {
+		s.addPause(s.now - x.pauseStart)
+		s.notProcessing--
 	}
 	x.state, x.owner, x.label, x.since = st, owner, label, s.now
 	if s.segStop < 0 {
@@ -494,6 +501,8 @@ func (s *sim) startItems(m *member, its []int32) {
 		st = stProcessing
 	}
 	started := its[:0:0]
+	gained := false
+	m.held = slices.Grow(m.held, len(its))
 	for i, it := range its {
 		x := &s.items[it]
 		if !x.exists || x.deleted || x.owner == m.idx {
@@ -502,20 +511,26 @@ func (s *sim) startItems(m *member, its []int32) {
 		if x.owner >= 0 {
 			s.viol++
 			s.invariant("at %d ms %s is given to %s while %s still owns it", s.now, s.names[it], m.name, s.members[x.owner].name)
+			s.members[x.owner].heldDirty = true
+			s.members[x.owner].ver++
 		}
+		gained = true
 		if x.lastOwner >= 0 && x.lastOwner != m.idx {
 			s.moved++
 		} else if x.lastOwner == m.idx && x.revoked {
 			s.wasted++
 		}
 		x.lastOwner, x.revoked = m.idx, false
-		s.setState(it, st, m.idx, -1)
+		s.move(it, x, st, m.idx, -1)
 		m.held = append(m.held, it)
 		if len(started) == i {
 			started = its[: i+1 : i+1] // all started so far: share the caller's slice (capped, so appends copy)
 		} else {
 			started = append(started, it)
 		}
+	}
+	if gained {
+		m.ver++
 	}
 	if st == stStarting && len(started) > 0 {
 		s.after(s.cfg.start, func() {
@@ -524,8 +539,8 @@ func (s *sim) startItems(m *member, its []int32) {
 			}
 			for _, it := range started {
 				x := &s.items[it]
-				if x.owner == m.idx && x.state == stStarting && x.since == t0 {
-					s.setState(it, stProcessing, m.idx, -1)
+				if x.owner == m.idx && x.state == stStarting && x.since == t0 && x.exists {
+					s.move(it, x, stProcessing, m.idx, -1)
 				}
 			}
 		})
@@ -539,7 +554,9 @@ func (s *sim) revokeItems(m *member, its []int32, byRebalance bool, done func())
 	for i, it := range its {
 		x := &s.items[it]
 		if x.owner == m.idx && x.state != stRevoking {
-			s.setState(it, stRevoking, m.idx, -1)
+			if x.exists {
+				s.move(it, x, stRevoking, m.idx, -1)
+			}
 			if len(stopping) == i {
 				stopping = its[: i+1 : i+1] // share the caller's slice while every item qualifies (capped)
 			} else {
@@ -552,15 +569,23 @@ func (s *sim) revokeItems(m *member, its []int32, byRebalance bool, done func())
 		if m.inc != inc {
 			return
 		}
+		released := false
 		for _, it := range stopping {
 			x := &s.items[it]
 			if x.owner == m.idx && x.state == stRevoking && x.since == t0 {
 				x.revoked = byRebalance
-				s.setState(it, stUnowned, -1, -1)
+				if x.exists {
+					s.move(it, x, stUnowned, -1, -1)
+					released = true
+				}
 				if x.deleted {
 					s.kill(it)
 				}
 			}
+		}
+		if released {
+			m.heldDirty = true
+			m.ver++
 		}
 		if done != nil {
 			done()
