@@ -519,7 +519,7 @@ func (c *classic) completeJoin(live []*entry) {
 	c.growArrays()
 	ws := make([]*entry, len(live))
 	copy(ws, live)
-	sort.Slice(ws, func(i, j int) bool { return ws[i].m.name < ws[j].m.name })
+	sort.Slice(ws, func(i, j int) bool { return s.rank(ws[i].m) < s.rank(ws[j].m) })
 	ids := make([]int32, len(ws))
 	for i, e := range ws {
 		ids[i] = e.id
@@ -529,12 +529,14 @@ func (c *classic) completeJoin(live []*entry) {
 	revoke := map[*entry][]int32{}
 	var parked []int32
 	var adds map[*entry][]int32
+	viewDone := false // c.assign already reflects newA
 	switch {
 	case s.sc.Kind == "connect" && !c.eager:
 		c.held = false
 		newA, revoke, parked = c.connectIncremental(ws)
 	case s.sc.Assignor == "sticky" || s.sc.Assignor == "cooperative-sticky":
 		newA, revoke, adds = c.stickyRound(ws)
+		viewDone = c.eager // eager sticky rebuilds the coordinator's view itself
 	default:
 		if cap(c.buf) < len(s.items) {
 			c.buf = make([]int32, len(s.items))
@@ -565,6 +567,7 @@ func (c *classic) completeJoin(live []*entry) {
 			e.next = make([]int32, 0, len(e.assigned)+8)
 		}
 		for it, m := range out {
+			c.assign[it] = -1 // the coordinator's view, built here rather than from newA
 			if m < 0 {
 				continue
 			}
@@ -573,6 +576,7 @@ func (c *classic) completeJoin(live []*entry) {
 				revoke[c.all[p]] = append(revoke[c.all[p]], int32(it))
 				continue
 			}
+			c.assign[it] = m
 			e := c.all[m]
 			e.next = append(e.next, int32(it))
 		}
@@ -580,8 +584,9 @@ func (c *classic) completeJoin(live []*entry) {
 			newA[e] = e.next
 			e.next = nil
 		}
+		viewDone = true
 	}
-	if adds == nil {
+	if adds == nil && !viewDone {
 		fill(c.assign, -1)
 		for e, its := range newA {
 			for _, it := range its {

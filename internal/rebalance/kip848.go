@@ -120,7 +120,7 @@ func (k *kip848) compute() {
 		k.target = append(k.target, -1)
 	}
 	live := k.live()
-	sort.SliceStable(live, func(i, j int) bool { return live[i].m.name < live[j].m.name })
+	sort.SliceStable(live, func(i, j int) bool { return s.rank(live[i].m) < s.rank(live[j].m) })
 	if s.sc.Assignor == "range" {
 		ids := make([]int32, len(live))
 		for i, e := range live {

@@ -150,6 +150,7 @@ type sim struct {
 	stamp   uint32
 	stamps  []uint32 // per item scratch marks, apart from items to keep scans dense
 	world   uint64   // bumped whenever items appear, revive or die
+	ranks   []int32  // member index -> position in name order (nil: recompute)
 
 	downtime, maxPause  int64
 	moved, wasted, viol int
@@ -258,7 +259,24 @@ func (s *sim) member(name string) *member {
 	m.phase = int64(s.rand() % uint64(s.cfg.hb))
 	s.members = append(s.members, m)
 	s.byName[name] = m
+	s.ranks = nil
 	return m
+}
+
+// rank orders members by name with an integer compare (names are unique per member).
+func (s *sim) rank(m *member) int32 {
+	if s.ranks == nil {
+		order := make([]int32, len(s.members))
+		for i := range order {
+			order[i] = int32(i)
+		}
+		sort.Slice(order, func(a, b int) bool { return s.members[order[a]].name < s.members[order[b]].name })
+		s.ranks = make([]int32, len(order))
+		for r, i := range order {
+			s.ranks[i] = int32(r)
+		}
+	}
+	return s.ranks[m.idx]
 }
 
 // rand is splitmix64: the only source of variation, seeded by the scenario.
