@@ -15,20 +15,7 @@ import (
 
 // TeamUsers lists the accounts shown on the team view, by name.
 func (db *DB) TeamUsers(ctx context.Context) ([]*User, error) {
-	rows, err := db.r.QueryContext(ctx, "SELECT "+userCols+" FROM users WHERE disabled = 0 AND hide_from_team = 0 ORDER BY username")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*User
-	for rows.Next() {
-		u, err := scanUser(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, u)
-	}
-	return out, rows.Err()
+	return db.queryUsers(ctx, "SELECT "+userCols+" FROM users WHERE disabled = 0 AND hide_from_team = 0 ORDER BY username")
 }
 
 // ReviewCounts counts each user's answers (all modes, undone ones excluded) at or after each of

@@ -119,7 +119,11 @@ func (db *DB) UserByID(ctx context.Context, id int64) (*User, error) {
 
 // Users lists every account by name.
 func (db *DB) Users(ctx context.Context) ([]*User, error) {
-	rows, err := db.r.QueryContext(ctx, "SELECT "+userCols+" FROM users ORDER BY username")
+	return db.queryUsers(ctx, "SELECT "+userCols+" FROM users ORDER BY username")
+}
+
+func (db *DB) queryUsers(ctx context.Context, q string, args ...any) ([]*User, error) {
+	rows, err := db.r.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
