@@ -687,6 +687,17 @@ func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, p
 	addedRec := map[int32][]int32{}
 	revokedRec := cur.revoked
 	for _, e := range ws {
+		if !e.removed {
+			assignRec[e.m.idx] = newA[e]
+		}
+	}
+	n := 0
+	for _, l := range assignRec {
+		n += len(l)
+	}
+	// Past the recording cap the round keeps no item lists: spare building them.
+	record := s.roundItems+n <= maxRoundItems
+	for _, e := range ws {
 		m := e.m
 		if e.joined && !e.removed {
 			c.nJoined--
@@ -695,9 +706,11 @@ func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, p
 		if e.removed {
 			continue
 		}
-		if adds != nil {
+		switch {
+		case !record:
+		case adds != nil:
 			addedRec[m.idx] = append(addedRec[m.idx], adds[e]...)
-		} else {
+		default:
 			s.stamp++
 			for _, it := range e.assigned {
 				s.stamps[it] = s.stamp
@@ -713,12 +726,13 @@ func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, p
 			}
 		}
 		e.assigned = newA[e]
-		assignRec[m.idx] = newA[e]
 		if m.entry != e || !m.up {
 			continue
 		}
 		if rv := revoke[e]; len(rv) > 0 {
-			revokedRec[m.idx] = append(revokedRec[m.idx], rv...)
+			if record {
+				revokedRec[m.idx] = append(revokedRec[m.idx], rv...)
+			}
 			c.followups++
 			inc := m.inc
 			s.revokeItems(m, rv, true, func() {
@@ -736,7 +750,7 @@ func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, p
 		s.startItems(m, start)
 	}
 	s.round(Round{Generation: gen, Trigger: strings.Join(cur.triggers, "; "), StartMS: cur.start, EndMS: s.now,
-		StopTheWorld: c.eager, Parked: s.itemsOf(parked)}, assignRec, revokedRec, addedRec)
+		StopTheWorld: c.eager, Parked: s.itemsOf(parked)}, recorded(record, assignRec), revokedRec, addedRec)
 	if len(s.res.Rounds[len(s.res.Rounds)-1].Parked) == 0 {
 		s.res.Rounds[len(s.res.Rounds)-1].Parked = nil
 	}
@@ -756,6 +770,14 @@ func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, p
 		})
 	}
 	s.checkStable()
+}
+
+// recorded is the assignment to record, or nil when the round is past the recording cap.
+func recorded(record bool, assign map[int32][]int32) map[int32][]int32 {
+	if !record {
+		return nil
+	}
+	return assign
 }
 
 // checkRound verifies the invariants of a finished round.

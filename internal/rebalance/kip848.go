@@ -273,8 +273,9 @@ func (k *kip848) heartbeat(e *kentry) {
 	for _, it := range k.targetOf[e.id] {
 		x := &s.items[it]
 		switch {
-		case x.owner == m.idx || !x.exists || x.deleted:
-		case x.owner < 0:
+		case !x.exists || x.deleted:
+		case s.ownerOf(it) == m.idx:
+		case s.ownerOf(it) < 0:
 			add = append(add, it)
 		default:
 			done = false // still held by its previous owner

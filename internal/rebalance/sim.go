@@ -151,6 +151,9 @@ type sim struct {
 	stamps  []uint32 // per item scratch marks, apart from items to keep scans dense
 	world   uint64   // bumped whenever items appear, revive or die
 	ranks   []int32  // member index -> position in name order (nil: recompute)
+	bat     []int32  // item -> the batch it follows, or -1
+	batches []batch
+	freeB   []int32 // unused batches
 
 	downtime, maxPause  int64
 	moved, wasted, viol int
@@ -322,6 +325,7 @@ func (s *sim) addItem(g int, part int) int32 {
 	s.info = append(s.info, itemInfo{group: int32(g), part: int32(part), born: s.now, died: -1})
 	s.names = append(s.names, name)
 	s.stamps = append(s.stamps, 0)
+	s.bat = append(s.bat, -1)
 	s.segs = append(s.segs, nil)
 	s.recordSeg(idx)
 	s.groups[g].items = append(s.groups[g].items, idx)
@@ -354,7 +358,7 @@ func (s *sim) growGroup(g, n int) {
 			s.world++
 			s.groups[g].dirty = true
 			s.liveCount--
-			if s.items[it].owner < 0 {
+			if s.ownerOf(it) < 0 {
 				s.kill(it)
 			}
 		}
@@ -362,6 +366,7 @@ func (s *sim) growGroup(g, n int) {
 }
 
 func (s *sim) revive(it int32) {
+	s.detach(it)
 	x := &s.items[it]
 	if x.exists {
 		if x.deleted {
@@ -383,6 +388,7 @@ func (s *sim) revive(it int32) {
 
 // kill ends a deleted item's existence.
 func (s *sim) kill(it int32) {
+	s.detach(it)
 	x := &s.items[it]
 	if !x.exists {
 		return
@@ -416,6 +422,7 @@ func (s *sim) setState(it int32, st uint8, owner, label int32) {
 	if !x.exists {
 		return
 	}
+	s.detach(it)
 	if x.owner != owner {
 		if x.owner >= 0 {
 			s.members[x.owner].heldDirty = true
@@ -431,6 +438,7 @@ func (s *sim) setState(it int32, st uint8, owner, label int32) {
 // move is setState for an existing item without the owners' bookkeeping, which hot loops over
 // one member's items do once per batch.
 func (s *sim) move(it int32, x *item, st uint8, owner, label int32) {
+	s.detach(it)
 	if x.state == stProcessing && st != stProcessing {
 		x.pauseStart = s.now
 		s.notProcessing++
@@ -449,11 +457,15 @@ func (s *sim) move(it int32, x *item, st uint8, owner, label int32) {
 
 func (s *sim) recordSeg(it int32) {
 	x := &s.items[it]
-	who := x.owner
-	if x.state == stUnowned {
-		who = x.label
+	who, label, st := x.owner, x.label, x.state
+	if b := s.bat[it]; b >= 0 {
+		B := &s.batches[b]
+		who, label, st = B.owner, B.label, B.state
 	}
-	s.appendSeg(it, seg{from: s.now, owner: who, state: x.state})
+	if st == stUnowned {
+		who = label
+	}
+	s.appendSeg(it, seg{from: s.now, owner: who, state: st})
 }
 
 func (s *sim) appendSeg(it int32, sg seg) {
@@ -489,8 +501,15 @@ func (s *sim) heldList(m *member) []int32 {
 		out, m.heldShared = make([]int32, 0, len(m.held)), false
 	}
 	for _, it := range m.held {
-		x := &s.items[it]
-		if x.owner == m.idx && x.exists && s.stamps[it] != s.stamp {
+		// An item following a batch exists (kill detaches), so its batch alone decides.
+		var mine bool
+		if b := s.bat[it]; b >= 0 {
+			mine = s.batches[b].owner == m.idx
+		} else {
+			x := &s.items[it]
+			mine = x.owner == m.idx && x.exists
+		}
+		if mine && s.stamps[it] != s.stamp {
 			s.stamps[it] = s.stamp
 			out = append(out, it)
 		}
@@ -523,9 +542,10 @@ func (s *sim) startItems(m *member, its []int32) {
 	m.held = slices.Grow(m.held, len(its))
 	for i, it := range its {
 		x := &s.items[it]
-		if !x.exists || x.deleted || x.owner == m.idx {
+		if !x.exists || x.deleted || s.ownerOf(it) == m.idx {
 			continue
 		}
+		s.detach(it)
 		if x.owner >= 0 {
 			s.viol++
 			s.invariant("at %d ms %s is given to %s while %s still owns it", s.now, s.names[it], m.name, s.members[x.owner].name)
@@ -550,12 +570,31 @@ func (s *sim) startItems(m *member, its []int32) {
 	if gained {
 		m.ver++
 	}
+	b := int32(-1)
+	if len(started) > 0 {
+		b = s.newBatch(started, m.idx, st)
+	}
 	if st == stStarting && len(started) > 0 {
+		gen := s.batches[b].gen
 		s.after(s.cfg.start, func() {
 			if m.inc != inc {
 				return
 			}
+			if B := &s.batches[b]; s.batchIs(b, gen, int32(len(started)), stStarting, t0, m.idx) && B.sumOK {
+				// The whole batch starts processing: its pauses end together.
+				n := int64(B.n)
+				s.downtime += n*s.now - B.sumPS
+				s.maxPause = max(s.maxPause, s.now-B.minPS)
+				s.notProcessing -= int(n)
+				B.state, B.since = stProcessing, s.now
+				s.batchMoved(started)
+				if s.notProcessing == 0 {
+					s.checkStable()
+				}
+				return
+			}
 			for _, it := range started {
+				s.detach(it)
 				x := &s.items[it]
 				if x.owner == m.idx && x.state == stStarting && x.since == t0 && x.exists {
 					s.move(it, x, stProcessing, m.idx, -1)
@@ -569,7 +608,25 @@ func (s *sim) startItems(m *member, its []int32) {
 func (s *sim) revokeItems(m *member, its []int32, byRebalance bool, done func()) {
 	t0, inc := s.now, m.inc
 	stopping := its[:0:0]
+	b, whole := s.whole(its)
+	var gen uint32
+	if whole && s.batches[b].owner == m.idx && s.batches[b].state == stProcessing {
+		B := &s.batches[b]
+		// The member stops a whole processing batch: every item pauses now.
+		s.notProcessing += int(B.n)
+		B.state, B.since, B.label = stRevoking, s.now, -1
+		B.psCommon, B.pauseStart = true, s.now
+		gen = B.gen
+		stopping = its[:len(its):len(its)]
+		s.batchMoved(stopping)
+	} else {
+		b = -1
+	}
 	for i, it := range its {
+		if b >= 0 {
+			break
+		}
+		s.detach(it)
 		x := &s.items[it]
 		if x.owner == m.idx && x.state != stRevoking {
 			if x.exists {
@@ -588,7 +645,17 @@ func (s *sim) revokeItems(m *member, its []int32, byRebalance bool, done func())
 			return
 		}
 		released := false
+		if b >= 0 && s.batchIs(b, gen, int32(len(stopping)), stRevoking, t0, m.idx) && s.sc.Kind == "consumer" {
+			B := &s.batches[b]
+			// The whole batch is released (consumers never delete partitions).
+			B.revoked = byRebalance
+			B.state, B.owner, B.label, B.since = stUnowned, -1, -1, s.now
+			s.batchMoved(stopping)
+			released = true
+			stopping = nil
+		}
 		for _, it := range stopping {
+			s.detach(it)
 			x := &s.items[it]
 			if x.owner == m.idx && x.state == stRevoking && x.since == t0 {
 				x.revoked = byRebalance
@@ -619,6 +686,7 @@ func (s *sim) revokeItems(m *member, its []int32, byRebalance bool, done func())
 // dropItems loses m's items at once (crash, fenced). label keeps them shown as m's.
 func (s *sim) dropItems(m *member, label int32) {
 	for _, it := range s.heldList(m) {
+		s.detach(it)
 		s.items[it].revoked = false
 		s.setState(it, stUnowned, -1, label)
 		if s.items[it].deleted {
@@ -632,6 +700,7 @@ func (s *sim) dropItems(m *member, label int32) {
 // unlabel clears the "assigned to a down member" label once the group forgets that member.
 func (s *sim) unlabel(m *member, its []int32) {
 	for _, it := range its {
+		s.detach(it)
 		x := &s.items[it]
 		if x.exists && x.state == stUnowned && x.label == m.idx {
 			s.setState(it, stUnowned, -1, -1)
@@ -741,6 +810,7 @@ func (s *sim) finish() *Result {
 	}
 	var total int64
 	for i := range s.items {
+		s.detach(int32(i))
 		x := &s.items[i]
 		total += s.info[i].lived
 		if x.exists {

@@ -1,0 +1,109 @@
+package rebalance
+
+// A batch is the items one startItems call gave a member. While an item follows its batch
+// (s.bat[it] >= 0) the batch, not the item, holds its owner, label, state, since and revoked
+// flag, and its pause start once the batch has left "starting" (psCommon). A stop-the-world
+// round then moves a member's whole batch through revoking and unowned in O(1) rather than
+// touching every item; anything else first detaches the item, which is always correct and only
+// loses the shortcut.
+type batch struct {
+	owner, label int32
+	n            int32  // items still following the batch
+	gen          uint32 // bumped on reuse, so stale closures see a different batch
+	state        uint8
+	revoked      bool
+	psCommon     bool // pauseStart applies to every item; otherwise each keeps its own
+	sumOK        bool // sumPS and minPS cover exactly the items still following
+	since        int64
+	pauseStart   int64
+	sumPS, minPS int64
+}
+
+// newBatch attaches its (none may follow a batch) to a fresh batch in their current state.
+func (s *sim) newBatch(its []int32, owner int32, st uint8) int32 {
+	var b int32
+	if n := len(s.freeB); n > 0 {
+		b, s.freeB = s.freeB[n-1], s.freeB[:n-1]
+	} else {
+		b = int32(len(s.batches))
+		s.batches = append(s.batches, batch{})
+	}
+	B := &s.batches[b]
+	*B = batch{owner: owner, label: -1, n: int32(len(its)), gen: B.gen + 1, state: st, since: s.now,
+		sumOK: true, minPS: s.now}
+	for _, it := range its {
+		ps := s.items[it].pauseStart
+		B.sumPS += ps
+		B.minPS = min(B.minPS, ps)
+		s.bat[it] = b
+	}
+	return b
+}
+
+// detach makes the item's own fields current again.
+func (s *sim) detach(it int32) {
+	b := s.bat[it]
+	if b < 0 {
+		return
+	}
+	s.bat[it] = -1
+	B := &s.batches[b]
+	x := &s.items[it]
+	x.owner, x.label, x.state, x.since, x.revoked = B.owner, B.label, B.state, B.since, B.revoked
+	if B.psCommon {
+		x.pauseStart = B.pauseStart
+	} else {
+		B.sumOK = false
+	}
+	B.n--
+	if B.n == 0 {
+		s.freeB = append(s.freeB, b)
+	}
+}
+
+// ownerOf reads an item's owner without detaching it.
+func (s *sim) ownerOf(it int32) int32 {
+	if b := s.bat[it]; b >= 0 {
+		return s.batches[b].owner
+	}
+	return s.items[it].owner
+}
+
+// whole reports whether its is exactly the items following one batch, and which.
+func (s *sim) whole(its []int32) (int32, bool) {
+	if len(its) == 0 {
+		return -1, false
+	}
+	b := s.bat[its[0]]
+	if b < 0 || s.batches[b].n != int32(len(its)) {
+		return -1, false
+	}
+	s.stamp++
+	for _, it := range its {
+		if s.bat[it] != b || s.stamps[it] == s.stamp {
+			return -1, false
+		}
+		s.stamps[it] = s.stamp
+	}
+	return b, true // len(its) distinct items follow b, which n items follow
+}
+
+// batchMoved records segments for a batch's items after an O(1) move (while recording).
+func (s *sim) batchMoved(its []int32) {
+	if s.segStop >= 0 {
+		return
+	}
+	for _, it := range its {
+		if s.segStop >= 0 {
+			return
+		}
+		s.recordSeg(it)
+	}
+}
+
+// batchIs reports whether batch b is still the one created (gen) with all n items following it,
+// in state st since t0 on owner.
+func (s *sim) batchIs(b int32, gen uint32, n int32, st uint8, t0 int64, owner int32) bool {
+	B := &s.batches[b]
+	return B.gen == gen && B.n == n && B.state == st && B.since == t0 && B.owner == owner
+}
