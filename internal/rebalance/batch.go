@@ -19,8 +19,8 @@ type batch struct {
 	sumPS, minPS int64
 }
 
-// newBatch attaches its (none may follow a batch) to a fresh batch in their current state.
-func (s *sim) newBatch(its []int32, owner int32, st uint8) int32 {
+// newBatch returns an empty batch; the caller attaches items as it moves them into state st.
+func (s *sim) newBatch(owner int32, st uint8) int32 {
 	var b int32
 	if n := len(s.freeB); n > 0 {
 		b, s.freeB = s.freeB[n-1], s.freeB[:n-1]
@@ -29,14 +29,7 @@ func (s *sim) newBatch(its []int32, owner int32, st uint8) int32 {
 		s.batches = append(s.batches, batch{})
 	}
 	B := &s.batches[b]
-	*B = batch{owner: owner, label: -1, n: int32(len(its)), gen: B.gen + 1, state: st, since: s.now,
-		sumOK: true, minPS: s.now}
-	for _, it := range its {
-		ps := s.items[it].pauseStart
-		B.sumPS += ps
-		B.minPS = min(B.minPS, ps)
-		s.bat[it] = b
-	}
+	*B = batch{owner: owner, label: -1, gen: B.gen + 1, state: st, since: s.now, sumOK: true, minPS: s.now}
 	return b
 }
 

@@ -540,12 +540,14 @@ func (s *sim) startItems(m *member, its []int32) {
 	started := its[:0:0]
 	gained := false
 	m.held = slices.Grow(m.held, len(its))
+	nb := s.newBatch(m.idx, st)
+	B := &s.batches[nb]
 	for i, it := range its {
 		x := &s.items[it]
 		if !x.exists || x.deleted || s.ownerOf(it) == m.idx {
 			continue
 		}
-		s.detach(it)
+		s.detach(it) // never frees nb: nothing follows it but what this loop attaches
 		if x.owner >= 0 {
 			s.viol++
 			s.invariant("at %d ms %s is given to %s while %s still owns it", s.now, s.names[it], m.name, s.members[x.owner].name)
@@ -560,6 +562,11 @@ func (s *sim) startItems(m *member, its []int32) {
 		}
 		x.lastOwner, x.revoked = m.idx, false
 		s.move(it, x, st, m.idx, -1)
+		// Follow the new batch (already in the state just set).
+		s.bat[it] = nb
+		B.n++
+		B.sumPS += x.pauseStart
+		B.minPS = min(B.minPS, x.pauseStart)
 		m.held = append(m.held, it)
 		if len(started) == i {
 			started = its[: i+1 : i+1] // all started so far: share the caller's slice (capped, so appends copy)
@@ -570,9 +577,9 @@ func (s *sim) startItems(m *member, its []int32) {
 	if gained {
 		m.ver++
 	}
-	b := int32(-1)
-	if len(started) > 0 {
-		b = s.newBatch(started, m.idx, st)
+	b := nb
+	if B.n == 0 {
+		s.freeB = append(s.freeB, nb)
 	}
 	if st == stStarting && len(started) > 0 {
 		gen := s.batches[b].gen
