@@ -514,12 +514,22 @@ func (c *classic) tryComplete() {
 	c.completeJoin(live)
 }
 
+// rankedEntry is pointer-free so that sorting swaps plain words.
+type rankedEntry struct{ r, i int32 }
+
 func (c *classic) completeJoin(live []*entry) {
 	s := c.s
 	c.growArrays()
+	// Sorted by name through ranks computed once; the same comparisons as sorting ws itself.
+	keyed := make([]rankedEntry, len(live))
+	for i, e := range live {
+		keyed[i] = rankedEntry{s.rank(e.m), int32(i)}
+	}
+	sort.Slice(keyed, func(i, j int) bool { return keyed[i].r < keyed[j].r })
 	ws := make([]*entry, len(live))
-	copy(ws, live)
-	sort.Slice(ws, func(i, j int) bool { return s.rank(ws[i].m) < s.rank(ws[j].m) })
+	for i, k := range keyed {
+		ws[i] = live[k.i]
+	}
 	ids := make([]int32, len(ws))
 	for i, e := range ws {
 		ids[i] = e.id

@@ -859,7 +859,9 @@ func (s *sim) finish() *Result {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	sort.SliceStable(order, func(i, j int) bool { return s.less(order[i], order[j]) })
+	if !sort.SliceIsSorted(order, func(i, j int) bool { return s.less(order[i], order[j]) }) {
+		sort.SliceStable(order, func(i, j int) bool { return s.less(order[i], order[j]) })
+	}
 	r.Items = r.Items[:0]
 	stop := end
 	if s.segStop >= 0 {
