@@ -868,10 +868,12 @@ func (s *sim) finish() *Result {
 		stop = s.segStop
 	}
 	r.Timeline = make([]ItemTimeline, 0, len(order))
+	// One backing array for every timeline's segments (each capped to its own part).
+	slab := make([]Segment, 0, s.nsegs+len(order))
 	for _, it := range order {
 		r.Items = append(r.Items, s.names[it])
 		l := s.segs[it]
-		tl := ItemTimeline{Item: s.names[it], Segments: make([]Segment, 0, len(l))}
+		first := len(slab)
 		for j, sg := range l {
 			if sg.state == 255 {
 				continue
@@ -890,9 +892,9 @@ func (s *sim) finish() *Result {
 			if sg.owner >= 0 {
 				owner = s.members[sg.owner].name
 			}
-			tl.Segments = append(tl.Segments, Segment{FromMS: sg.from, ToMS: to, State: stateNames[sg.state], Owner: owner})
+			slab = append(slab, Segment{FromMS: sg.from, ToMS: to, State: stateNames[sg.state], Owner: owner})
 		}
-		r.Timeline = append(r.Timeline, tl)
+		r.Timeline = append(r.Timeline, ItemTimeline{Item: s.names[it], Segments: slab[first:len(slab):len(slab)]})
 	}
 	return r
 }
