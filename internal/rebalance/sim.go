@@ -544,24 +544,58 @@ func (s *sim) startItems(m *member, its []int32) {
 	B := &s.batches[nb]
 	for i, it := range its {
 		x := &s.items[it]
-		if !x.exists || x.deleted || s.ownerOf(it) == m.idx {
+		if !x.exists || x.deleted {
 			continue
 		}
-		s.detach(it) // never frees nb: nothing follows it but what this loop attaches
-		if x.owner >= 0 {
+		// The item's current owner, state and revoked flag, from its batch if it follows one
+		// (leaving it: this is detach, minus fields about to be overwritten).
+		owner, state, revoked := x.owner, x.state, x.revoked
+		if ob := s.bat[it]; ob >= 0 {
+			O := &s.batches[ob]
+			if O.owner == m.idx {
+				continue
+			}
+			owner, state, revoked = O.owner, O.state, O.revoked
+			if O.psCommon {
+				x.pauseStart = O.pauseStart
+			} else {
+				O.sumOK = false
+			}
+			if O.n--; O.n == 0 {
+				s.freeB = append(s.freeB, ob) // never nb: nothing follows it yet but this loop's items
+			}
+		} else if owner == m.idx {
+			continue
+		}
+		if owner >= 0 {
 			s.viol++
-			s.invariant("at %d ms %s is given to %s while %s still owns it", s.now, s.names[it], m.name, s.members[x.owner].name)
-			s.members[x.owner].heldDirty = true
-			s.members[x.owner].ver++
+			s.invariant("at %d ms %s is given to %s while %s still owns it", s.now, s.names[it], m.name, s.members[owner].name)
+			s.members[owner].heldDirty = true
+			s.members[owner].ver++
 		}
 		gained = true
 		if x.lastOwner >= 0 && x.lastOwner != m.idx {
 			s.moved++
-		} else if x.lastOwner == m.idx && x.revoked {
+		} else if x.lastOwner == m.idx && revoked {
 			s.wasted++
 		}
 		x.lastOwner, x.revoked = m.idx, false
-		s.move(it, x, st, m.idx, -1)
+		// move, inlined: the hot path of every round.
+		if state == stProcessing && st != stProcessing {
+			x.pauseStart = s.now
+			s.notProcessing++
+		} else if state != stProcessing && st == stProcessing {
+			s.addPause(s.now - x.pauseStart)
+			s.notProcessing--
+		}
+		x.state, x.owner, x.label, x.since = st, m.idx, -1, s.now
+		s.bat[it] = -1
+		if s.segStop < 0 {
+			s.recordSeg(it)
+		}
+		if s.notProcessing == 0 {
+			s.checkStable()
+		}
 		// Follow the new batch (already in the state just set).
 		s.bat[it] = nb
 		B.n++
