@@ -73,10 +73,11 @@ type member struct {
 	k             *kentry // KIP-848: the current member id
 }
 
+// event is pointer-free (the closure sits in sim.fns), so sifting the heap needs no write barriers.
 type event struct {
 	at  int64
 	seq uint64
-	fn  func()
+	fn  int32 // index into sim.fns
 }
 
 // evHeap is a binary min-heap of events by (at, seq), typed to spare interface calls.
@@ -135,6 +136,8 @@ type sim struct {
 	cfg     timings
 	now     int64
 	q       evHeap
+	fns     []func() // pending events' closures
+	freeFn  []int32  // unused slots in fns
 	seq     uint64
 	members []*member
 	byName  map[string]*member
@@ -198,7 +201,10 @@ func Run(ctx context.Context, sc Scenario, lim Limits) (res *Result, err error) 
 			break
 		}
 		s.now = e.at
-		e.fn()
+		fn := s.fns[e.fn]
+		s.fns[e.fn] = nil
+		s.freeFn = append(s.freeFn, e.fn)
+		fn()
 	}
 	s.now = sc.DurationMS
 	return s.finish(), nil
@@ -294,7 +300,15 @@ func (s *sim) rand() uint64 {
 func (s *sim) at(t int64, fn func()) {
 	t = max(t, s.now)
 	s.seq++
-	s.q.push(event{at: t, seq: s.seq, fn: fn})
+	var slot int32
+	if n := len(s.freeFn); n > 0 {
+		slot, s.freeFn = s.freeFn[n-1], s.freeFn[:n-1]
+		s.fns[slot] = fn
+	} else {
+		slot = int32(len(s.fns))
+		s.fns = append(s.fns, fn)
+	}
+	s.q.push(event{at: t, seq: s.seq, fn: slot})
 }
 
 func (s *sim) after(d int64, fn func()) { s.at(s.now+d, fn) }
