@@ -14,10 +14,16 @@ func (db *DB) CreateSession(ctx context.Context, digest []byte, userID int64, no
 
 // SessionUser returns the enabled user owning an unexpired session, or ErrNotFound.
 func (db *DB) SessionUser(ctx context.Context, digest []byte, now time.Time) (*User, error) {
-	return scanUser(db.r.QueryRowContext(ctx, `SELECT `+prefixed("u.", userCols)+`
-		FROM sessions s JOIN users u ON u.id = s.user_id
-		WHERE s.token_hash = ? AND s.expires_at > ? AND u.disabled = 0`, digest, ms(now)))
+	st, err := db.readStmt(ctx, sessionUserSQL)
+	if err != nil {
+		return nil, err
+	}
+	return scanUser(st.QueryRowContext(ctx, digest, ms(now)))
 }
+
+var sessionUserSQL = `SELECT ` + prefixed("u.", userCols) + `
+	FROM sessions s JOIN users u ON u.id = s.user_id
+	WHERE s.token_hash = ? AND s.expires_at > ? AND u.disabled = 0`
 
 // DeleteSession ends one session (logout).
 func (db *DB) DeleteSession(ctx context.Context, digest []byte) error {

@@ -31,6 +31,8 @@ var (
 type DB struct {
 	w, r *sql.DB
 	path string
+
+	rstmts, wstmts stmtCache // prepared.go
 }
 
 func dsn(path string, write bool) string {
@@ -102,6 +104,8 @@ func (db *DB) Migrate(ctx context.Context, log *slog.Logger) error {
 
 // Close closes both pools.
 func (db *DB) Close() error {
+	db.rstmts.close()
+	db.wstmts.close()
 	var err error
 	if db.r != nil {
 		err = db.r.Close()

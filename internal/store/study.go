@@ -35,6 +35,18 @@ type Review struct {
 
 const cardCols = `state, step, stability, difficulty, due, last_review, reps, lapses`
 
+const insertReviewSQL = `INSERT INTO review_log (user_id, card_id, rating, reviewed_at,
+		state_before, step_before, stability_before, difficulty_before, due_before,
+		last_review_before, reps_before, lapses_before, state_after, stability_after,
+		difficulty_after, elapsed_days, scheduled_days, duration_ms, mode)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+
+const upsertCardSQL = `INSERT INTO card_states (user_id, card_id, ` + cardCols + `)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT (user_id, card_id) DO UPDATE SET state = excluded.state, step = excluded.step,
+		stability = excluded.stability, difficulty = excluded.difficulty, due = excluded.due,
+		last_review = excluded.last_review, reps = excluded.reps, lapses = excluded.lapses`
+
 func scanCard(row interface{ Scan(...any) error }, extra ...any) (srs.Card, error) {
 	var c srs.Card
 	var due, last int64
@@ -58,23 +70,22 @@ func (db *DB) RecordReview(ctx context.Context, userID int64, cardID string, bef
 	if mode != ModeStudy && mode != ModeMock {
 		return 0, fmt.Errorf("record review: unknown mode %q", mode)
 	}
+	stmts, err := db.writeStmts(ctx, `SELECT reps FROM card_states WHERE user_id = ? AND card_id = ?`,
+		upsertCardSQL, insertReviewSQL)
+	if err != nil {
+		return 0, err
+	}
 	var id int64
-	err := db.tx(ctx, func(tx *sql.Tx) error {
+	err = db.tx(ctx, func(tx *sql.Tx) error {
 		var reps int
-		err := tx.QueryRowContext(ctx, `SELECT reps FROM card_states WHERE user_id = ? AND card_id = ?`,
-			userID, cardID).Scan(&reps)
+		err := tx.StmtContext(ctx, stmts[0]).QueryRowContext(ctx, userID, cardID).Scan(&reps)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
 		if reps != before.Reps {
 			return ErrConflict
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO card_states (user_id, card_id, `+cardCols+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (user_id, card_id) DO UPDATE SET state = excluded.state, step = excluded.step,
-				stability = excluded.stability, difficulty = excluded.difficulty, due = excluded.due,
-				last_review = excluded.last_review, reps = excluded.reps, lapses = excluded.lapses`,
-			userID, cardID, after.State, after.Step, after.Stability, after.Difficulty,
+		if _, err := tx.StmtContext(ctx, stmts[1]).ExecContext(ctx, userID, cardID, after.State, after.Step, after.Stability, after.Difficulty,
 			ms(after.Due), ms(after.LastReview), after.Reps, after.Lapses); err != nil {
 			return err
 		}
@@ -83,11 +94,7 @@ func (db *DB) RecordReview(ctx context.Context, userID int64, cardID string, bef
 			elapsed = now.Sub(before.LastReview).Hours() / 24
 		}
 		scheduled := after.Due.Sub(now).Hours() / 24
-		return tx.QueryRowContext(ctx, `INSERT INTO review_log (user_id, card_id, rating, reviewed_at,
-				state_before, step_before, stability_before, difficulty_before, due_before,
-				last_review_before, reps_before, lapses_before, state_after, stability_after,
-				difficulty_after, elapsed_days, scheduled_days, duration_ms, mode)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		return tx.StmtContext(ctx, stmts[2]).QueryRowContext(ctx,
 			userID, cardID, rating, ms(now), before.State, before.Step, before.Stability,
 			before.Difficulty, ms(before.Due), ms(before.LastReview), before.Reps, before.Lapses,
 			after.State, after.Stability, after.Difficulty, elapsed, scheduled, max(durationMS, 0), mode,
@@ -102,8 +109,11 @@ func (db *DB) RecordReview(ctx context.Context, userID int64, cardID string, bef
 // CardState returns a user's stored state for a card; ok is false for a card never answered
 // (its state is the zero, New, card).
 func (db *DB) CardState(ctx context.Context, userID int64, cardID string) (c srs.Card, ok bool, err error) {
-	c, err = scanCard(db.r.QueryRowContext(ctx, `SELECT `+cardCols+` FROM card_states
-		WHERE user_id = ? AND card_id = ?`, userID, cardID))
+	st, err := db.readStmt(ctx, `SELECT `+cardCols+` FROM card_states WHERE user_id = ? AND card_id = ?`)
+	if err != nil {
+		return srs.Card{}, false, err
+	}
+	c, err = scanCard(st.QueryRowContext(ctx, userID, cardID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return srs.Card{}, false, nil
 	}
