@@ -33,6 +33,7 @@ log() { echo "# $*" >&2; }
 BIN=$TMP/rehearse
 log "build"
 go build -o "$BIN" ./cmd/rehearse
+go build -o "$TMP/rateload" ./bench/rateload
 log "generate $CARDS cards"
 go run ./bench/gendeck -n "$CARDS" -o "$TMP/deck"
 "$BIN" check "$TMP/deck" >&2
@@ -117,6 +118,9 @@ wrkrun card_user -c"$USERS" -s bench/signedin.lua "$URL/cards/$CARD" -- "$TMP/co
 before=$(sqlite3 "$TMP/data/rehearse.db" 'SELECT count(*) FROM review_log')
 wrkrun rate -c"$USERS" -s bench/rate.lua "$URL" -- "$TMP/cookies" "$CARDS" "$THREADS"
 after=$(sqlite3 "$TMP/data/rehearse.db" 'SELECT count(*) FROM review_log')
+# The same answers offered at a fixed rate (open loop): the target's own terms.
+log "rateload ${RATE:=2000}/s"
+OPEN=$("$TMP/rateload" -url "$URL" -cookies "$TMP/cookies" -rate "$RATE" -d "$DUR" -cards "$CARDS")
 
 HWM=$(awk '/VmHWM/ {print $2}' /proc/$PID/status)
 kill "$SAMPLER" 2>/dev/null || true
@@ -136,6 +140,7 @@ printf '%-44s %10s %10s %8s %s\n' "card page, $USERS signed-in users" "$(rps car
 printf '%-44s %10s %10s %8s %s\n' "rating POST, $USERS users" "$(rps rate)" "$(p99 rate)" "$(bad rate)" "≥ 2000/s, p99 < 20 ms"
 echo
 echo "card page / static page: $RATIO (target ≥ 0.80)"
+echo "ratings at a fixed rate: $OPEN"
 echo "ratings: wrk sent $(total rate), review_log grew by $((after - before)) rows"
 echo "cold start with $CARDS cards, exec to first /healthz: median $COLD_MS ms of ${cold[*]} (server-logged startup: ${logged[*]}; CPU ms: ${cpu[*]}) (target < 300 ms)"
 echo "memory under load: peak VmRSS sampled $((PEAK_RSS / 1024)) MiB, VmHWM $((HWM / 1024)) MiB (target < 60 MB)"
