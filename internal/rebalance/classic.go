@@ -553,15 +553,22 @@ func (c *classic) completeJoin(live []*entry) {
 			c.prevBuf = make([]int32, len(s.items))
 		}
 		out, prev := c.buf[:len(s.items)], c.prevBuf[:len(s.items)]
-		fill(prev, -1)
-		if c.eager {
+		// Range, round-robin and Connect's eager assignor ignore the previous owners, and eager
+		// members withhold nothing: then prev is never read.
+		needPrev := !c.eager || s.sc.Kind != "connect" && s.sc.Assignor != "range" && s.sc.Assignor != "roundrobin"
+		if needPrev {
+			fill(prev, -1)
+		}
+		switch {
+		case !needPrev:
+		case c.eager:
 			// Eager sticky remembers the previous assignment through user data.
 			for it, id := range c.assign {
 				if id >= 0 && c.all[id].joined && !c.all[id].removed {
 					prev[it] = id
 				}
 			}
-		} else {
+		default:
 			for _, e := range ws {
 				for _, it := range e.owned {
 					if prev[it] == -1 {
