@@ -68,9 +68,13 @@ type member struct {
 	heldDirty     bool    // some item in held was released since the last compaction
 	heldShared    bool    // held[:len] is referenced elsewhere: never rewrite it in place
 	pollBusyUntil int64
-	ver           uint64  // bumped whenever the set of items m holds changes
-	entry         *entry  // classic: the coordinator's entry for this process
-	k             *kentry // KIP-848: the current member id
+	ver           uint64 // bumped whenever the set of items m holds changes
+	// heldBatch is the batch that exactly the items of held (as last compacted) followed then,
+	// or -1; with heldGen it spares revokeItems a check of every item.
+	heldBatch int32
+	heldGen   uint32
+	entry     *entry  // classic: the coordinator's entry for this process
+	k         *kentry // KIP-848: the current member id
 }
 
 // event is pointer-free (the closure sits in sim.fns), so sifting the heap needs no write barriers.
@@ -264,7 +268,7 @@ func (s *sim) member(name string) *member {
 	if m, ok := s.byName[name]; ok {
 		return m
 	}
-	m := &member{idx: int32(len(s.members)), name: name}
+	m := &member{idx: int32(len(s.members)), name: name, heldBatch: -1}
 	m.phase = int64(s.rand() % uint64(s.cfg.hb))
 	s.members = append(s.members, m)
 	s.byName[name] = m
@@ -514,10 +518,12 @@ func (s *sim) heldList(m *member) []int32 {
 	if m.heldShared {
 		out, m.heldShared = make([]int32, 0, len(m.held)), false
 	}
+	one := int32(-2) // the batch every kept item follows so far; -1 when they differ
 	for _, it := range m.held {
 		// An item following a batch exists (kill detaches), so its batch alone decides.
 		var mine bool
-		if b := s.bat[it]; b >= 0 {
+		b := s.bat[it]
+		if b >= 0 {
 			mine = s.batches[b].owner == m.idx
 		} else {
 			x := &s.items[it]
@@ -526,9 +532,19 @@ func (s *sim) heldList(m *member) []int32 {
 		if mine && s.stamps[it] != s.stamp {
 			s.stamps[it] = s.stamp
 			out = append(out, it)
+			switch {
+			case one == -2:
+				one = b
+			case one != b:
+				one = -1
+			}
 		}
 	}
 	m.held = out
+	m.heldBatch = -1
+	if one >= 0 && s.batches[one].n == int32(len(out)) {
+		m.heldBatch, m.heldGen = one, s.batches[one].gen
+	}
 	return out
 }
 
@@ -663,7 +679,15 @@ func (s *sim) startItems(m *member, its []int32) {
 func (s *sim) revokeItems(m *member, its []int32, byRebalance bool, done func()) {
 	t0, inc := s.now, m.inc
 	stopping := its[:0:0]
-	b, whole := s.whole(its)
+	b, whole := int32(-1), false
+	if hb := m.heldBatch; hb >= 0 && len(its) > 0 && len(its) == len(m.held) && &its[0] == &m.held[0] &&
+		s.batches[hb].gen == m.heldGen && s.batches[hb].n == int32(len(its)) {
+		// its is held as compacted, when exactly its items followed hb; none has left since
+		// (n is unchanged) and no item ever joins an existing batch.
+		b, whole = hb, true
+	} else {
+		b, whole = s.whole(its)
+	}
 	var gen uint32
 	if whole && s.batches[b].owner == m.idx && s.batches[b].state == stProcessing {
 		B := &s.batches[b]
