@@ -1,6 +1,8 @@
 package deck
 
 import (
+	"io/fs"
+	"os"
 	"runtime"
 	"testing"
 
@@ -19,8 +21,12 @@ func BenchmarkLoadBundled(b *testing.B) {
 
 // BenchmarkLoadHeap reports what a loaded 1,000-card deck keeps on the heap (liveMiB) next to
 // what loading it allocated in all (B/op): the gap is garbage a server should hand back.
+// REHEARSE_BENCH_DECK names a deck directory to use instead (bench/gendeck's output).
 func BenchmarkLoadHeap(b *testing.B) {
-	fsys := benchFS(b, 1000)
+	var fsys fs.FS = benchFS(b, 1000)
+	if dir := os.Getenv("REHEARSE_BENCH_DECK"); dir != "" {
+		fsys = os.DirFS(dir)
+	}
 	b.ReportAllocs()
 	var live float64
 	for b.Loop() {
