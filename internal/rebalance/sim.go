@@ -940,12 +940,10 @@ func (s *sim) finish() *Result {
 		stop = s.segStop
 	}
 	r.Timeline = make([]ItemTimeline, 0, len(order))
-	// One backing array for every timeline's segments (each capped to its own part).
-	slab := make([]Segment, 0, s.nsegs+len(order))
 	for _, it := range order {
 		r.Items = append(r.Items, s.names[it])
 		l := s.segs[it]
-		first := len(slab)
+		segs := make([]Segment, 0, len(l))
 		for j, sg := range l {
 			if sg.state == 255 {
 				continue
@@ -964,9 +962,10 @@ func (s *sim) finish() *Result {
 			if sg.owner >= 0 {
 				owner = s.members[sg.owner].name
 			}
-			slab = append(slab, Segment{FromMS: sg.from, ToMS: to, State: stateNames[sg.state], Owner: owner})
+			segs = append(segs, Segment{FromMS: sg.from, ToMS: to, State: stateNames[sg.state], Owner: owner})
 		}
-		r.Timeline = append(r.Timeline, ItemTimeline{Item: s.names[it], Segments: slab[first:len(slab):len(slab)]})
+		s.segs[it] = nil // converted: the collector may take it back while the rest is built
+		r.Timeline = append(r.Timeline, ItemTimeline{Item: s.names[it], Segments: segs})
 	}
 	return r
 }
