@@ -8,10 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/yuin/goldmark"
-	highlighting "github.com/yuin/goldmark-highlighting/v2"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
@@ -20,9 +17,6 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
-
-// highlightStyle is the chroma style whose classes the rendered code blocks use.
-const highlightStyle = "github"
 
 // HeadingIDPrefix starts every heading id generated inside a card, so card headings cannot clash
 // with the page's own anchors.
@@ -34,16 +28,12 @@ var md = goldmark.New(
 		extension.Table,
 		extension.Strikethrough,
 		extension.Linkify,
-		highlighting.NewHighlighting(
-			highlighting.WithStyle(highlightStyle),
-			highlighting.WithFormatOptions(chromahtml.WithClasses(true)),
-		),
 	),
 	goldmark.WithParserOptions(parser.WithAutoHeadingID()),
 	// No html.WithUnsafe: raw HTML never reaches the page; escapeRawHTML shows it as text instead.
 	goldmark.WithRendererOptions(
 		html.WithXHTML(),
-		renderer.WithNodeRenderers(util.Prioritized(escapeRawHTML{}, 100)),
+		renderer.WithNodeRenderers(util.Prioritized(escapeRawHTML{}, 100), util.Prioritized(highlightCode{}, 100)),
 	),
 )
 
@@ -92,8 +82,7 @@ var (
 func HighlightCSS() string {
 	cssOnce.Do(func() {
 		var b bytes.Buffer
-		st := styles.Get(highlightStyle)
-		if err := chromahtml.New(chromahtml.WithClasses(true)).WriteCSS(&b, st); err == nil {
+		if err := codeFormatter.WriteCSS(&b, codeStyle); err == nil {
 			css = b.String()
 		}
 	})

@@ -1,0 +1,65 @@
+package deck
+
+import (
+	"strings"
+
+	"github.com/alecthomas/chroma/v2"
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/util"
+)
+
+// highlightStyle is the chroma style whose classes the rendered code blocks use.
+const highlightStyle = "github"
+
+// codeFormatter is shared by every code block. goldmark-highlighting built a new formatter per
+// block, and each new one recomputed the style's CSS classes (a seventh of all load time);
+// chroma's formatter caches them and is safe for concurrent use.
+var (
+	codeFormatter = chromahtml.New(chromahtml.WithClasses(true))
+	codeStyle     = styles.Get(highlightStyle)
+)
+
+// highlightCode renders fenced code blocks: highlighted with CSS classes when chroma knows the
+// language, otherwise as an escaped <pre><code class="language-…">.
+type highlightCode struct{}
+
+func (highlightCode) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindFencedCodeBlock, renderFencedCode)
+}
+
+func renderFencedCode(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*ast.FencedCodeBlock)
+	lang := n.Language(src)
+	var code strings.Builder
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		code.Write(segValue(lines, i, src))
+	}
+	if lang != nil {
+		if lexer := lexers.Get(string(lang)); lexer != nil {
+			it, err := chroma.Coalesce(lexer).Tokenise(nil, code.String())
+			// The formatter escapes every token; on an error fall through to plain text.
+			if err == nil && codeFormatter.Format(w, codeStyle, it) == nil {
+				return ast.WalkContinue, nil
+			}
+		}
+	}
+	_, _ = w.WriteString("<pre><code")
+	if lang != nil {
+		_, _ = w.WriteString(` class="language-`)
+		html.DefaultWriter.Write(w, lang)
+		_ = w.WriteByte('"')
+	}
+	_ = w.WriteByte('>')
+	html.DefaultWriter.RawWrite(w, []byte(code.String()))
+	_, _ = w.WriteString("</code></pre>\n")
+	return ast.WalkContinue, nil
+}

@@ -1,0 +1,45 @@
+package deck
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/yuin/goldmark/text"
+)
+
+func renderMarkdown(t *testing.T, src string) string {
+	t.Helper()
+	doc := md.Parser().Parse(text.NewReader([]byte(src)))
+	b, err := render([]byte(src), doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b.HTML)
+}
+
+func TestCodeBlockEscapesMarkup(t *testing.T) {
+	for _, lang := range []string{"go", "html", "no-such-language", ""} {
+		got := renderMarkdown(t, "```"+lang+"\nx := \"</script><b>&\"\n```\n")
+		if strings.Contains(got, "</script>") || strings.Contains(got, "<b>") {
+			t.Errorf("%q: markup not escaped: %s", lang, got)
+		}
+		if !strings.Contains(got, "&lt;/") { // the html lexer splits the tag into tokens
+			t.Errorf("%q: escaped text missing: %s", lang, got)
+		}
+	}
+}
+
+func TestCodeBlockHighlightedOrPlain(t *testing.T) {
+	got := renderMarkdown(t, "```go\nfunc main() {}\n```\n")
+	if !strings.HasPrefix(got, `<pre class="chroma">`) || !strings.Contains(got, `<span class="kd">func</span>`) || strings.Contains(got, "style=") {
+		t.Errorf("go block not highlighted with classes only: %s", got)
+	}
+	got = renderMarkdown(t, "```nolang\nplain\n```\n")
+	if got != "<pre><code class=\"language-nolang\">plain\n</code></pre>\n" {
+		t.Errorf("unknown language: %s", got)
+	}
+	// Every class a block uses must be styled by HighlightCSS.
+	if css := HighlightCSS(); !strings.Contains(css, ".chroma .kd") {
+		t.Errorf("HighlightCSS lacks .kd: %.200s", css)
+	}
+}
