@@ -1,6 +1,7 @@
 package deck
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -17,25 +18,38 @@ type Hit struct {
 	Field   string // one of "question", "answer", "basics", "solid", "explanation"
 }
 
-// cardIndex holds a card's searchable text, lower-cased once at load.
+// cardIndex holds a card's searchable text, lower-cased once at load. The original text is not
+// copied: the card holds it, and only a hit's snippet needs it (fieldText).
 type cardIndex struct {
-	text  [len(searchFields)]string // original text per field
 	lower [len(searchFields)]string
-	all   string // every lower-cased field, for a one-pass rejection of most cards
 }
 
 func newCardIndex(c *Card) cardIndex {
-	answers := make([]string, len(c.Answer))
-	for i, a := range c.Answer {
-		answers[i] = a.Text
-	}
 	var ix cardIndex
-	ix.text = [...]string{c.Question, strings.Join(answers, "\n"), c.Basics.Text, c.Solid.Text, c.Explanation.Text}
-	for i, t := range ix.text {
-		ix.lower[i] = strings.ToLower(t)
+	for f := range searchFields {
+		ix.lower[f] = strings.ToLower(fieldText(c, f))
 	}
-	ix.all = strings.Join(ix.lower[:], "\n")
 	return ix
+}
+
+// fieldText is the original text of search field f of c.
+func fieldText(c *Card, f int) string {
+	switch f {
+	case 0:
+		return c.Question
+	case 1:
+		answers := make([]string, len(c.Answer))
+		for i, a := range c.Answer {
+			answers[i] = a.Text
+		}
+		return strings.Join(answers, "\n")
+	case 2:
+		return c.Basics.Text
+	case 3:
+		return c.Solid.Text
+	default:
+		return c.Explanation.Text
+	}
 }
 
 // Search returns cards containing every word of q (case-insensitive) in their question, answer
@@ -63,9 +77,9 @@ func (d *Deck) Search(q string, limit int) []Hit {
 			for f = 0; !strings.Contains(ix.lower[f], words[0]); f++ {
 			}
 		}
-		snip := ix.text[f] // a question is short enough to show whole
+		snip := d.Cards[i].Question // a question is short enough to show whole
 		if f > 0 {
-			snip = snippet(ix.text[f], ix.lower[f], words[0])
+			snip = snippet(fieldText(d.Cards[i], f), ix.lower[f], words[0])
 		}
 		found = append(found, scored{Hit{d.Cards[i], snip, searchFields[f]}, rank})
 	}
@@ -81,11 +95,12 @@ func (d *Deck) Search(q string, limit int) []Hit {
 }
 
 // rankCard returns the first field holding every word, len(searchFields) when the words are
-// only found across several fields, and false when some word is nowhere. A word never spans
-// fields: the "\n" joining them in all is not in any word, since words come from strings.Fields.
+// only found across several fields, and false when some word is nowhere.
 func rankCard(ix *cardIndex, words []string) (int, bool) {
-	if !containsAll(ix.all, words) {
-		return 0, false
+	for _, w := range words {
+		if !slices.ContainsFunc(ix.lower[:], func(l string) bool { return strings.Contains(l, w) }) {
+			return 0, false
+		}
 	}
 	for f, l := range ix.lower {
 		if containsAll(l, words) {
