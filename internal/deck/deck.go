@@ -16,6 +16,10 @@ type Options struct {
 	// CheckSim, if set, validates each card's simulation (preset, variants, overrides); its
 	// error is reported at the simulation's line.
 	CheckSim func(*Simulation) error
+	// Cache, if set, supplies cards parsed by an earlier load from unchanged files, and after a
+	// successful load holds this deck's cards for Cache.Write. The checks across cards
+	// (duplicate ids, CheckSim) run on cached cards as on parsed ones.
+	Cache *Cache
 }
 
 // Topic groups cards under a topic name, in deck order.
@@ -74,7 +78,7 @@ func Load(fsys fs.FS, opt Options) (*Deck, error) {
 	}
 	sort.Strings(files)
 
-	parsed := parseAll(fsys, files)
+	parsed := parseAll(fsys, files, opt.Cache)
 	d := &Deck{byID: map[string]*Card{}, bySlug: map[string]int{}}
 	for i, f := range files {
 		c, errs := parsed[i].card, parsed[i].errs
@@ -100,18 +104,31 @@ func Load(fsys fs.FS, opt Options) (*Deck, error) {
 		all.Sort()
 		return nil, all
 	}
+	if opt.Cache != nil && len(parsed) == len(d.Cards) {
+		keys := make([][32]byte, 0, len(parsed))
+		hits := 0
+		for _, p := range parsed {
+			keys = append(keys, p.key)
+			if p.cached {
+				hits++
+			}
+		}
+		opt.Cache.remember(keys, d.Cards, hits)
+	}
 	d.index()
 	return d, nil
 }
 
 type parsedFile struct {
-	card *Card
-	errs ErrorList
+	card   *Card
+	errs   ErrorList
+	key    [32]byte // cache key, when loading with a cache
+	cached bool
 }
 
 // parseAll reads and parses the files on every core: rendering (chiefly code highlighting)
 // dominates load time, and cards are independent.
-func parseAll(fsys fs.FS, files []string) []parsedFile {
+func parseAll(fsys fs.FS, files []string, cache *Cache) []parsedFile {
 	out := make([]parsedFile, len(files))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -124,6 +141,13 @@ func parseAll(fsys fs.FS, files []string) []parsedFile {
 				if err != nil {
 					out[i].errs = ErrorList{{File: files[i], Msg: fmt.Sprintf("cannot read: %v", err)}}
 					continue
+				}
+				if cache != nil {
+					out[i].key = cacheKey(files[i], src)
+					if c, ok := cache.lookup(out[i].key); ok {
+						out[i].card, out[i].cached = c, true
+						continue
+					}
 				}
 				out[i].card, out[i].errs = Parse(files[i], src)
 			}
