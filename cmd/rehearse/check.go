@@ -60,9 +60,12 @@ func cmdCheck(ctx context.Context, args []string, getenv func(string) string, io
 // loadDeck loads and validates a deck; the one place that decides which checks a deck gets.
 // Every card's simulation must name a known preset, variants that fit it and valid overrides,
 // and each variant must run within the web's CPU budget, since the card page runs it.
-func loadDeck(fsys fs.FS) (*deck.Deck, error) {
+func loadDeck(fsys fs.FS) (*deck.Deck, error) { return loadDeckWith(fsys, nil) }
+
+// loadDeckWith is loadDeck taking unchanged cards from cache when it is not nil.
+func loadDeckWith(fsys fs.FS, cache *deck.Cache) (*deck.Deck, error) {
 	run := memoRun() // serve.go: cards sharing a scenario run it once
-	return deck.Load(fsys, deck.Options{CheckSim: func(sim *deck.Simulation) error {
+	return deck.Load(fsys, deck.Options{Cache: cache, CheckSim: func(sim *deck.Simulation) error {
 		scs, err := server.CardScenarios(sim)
 		if err != nil {
 			return err

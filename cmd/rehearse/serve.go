@@ -37,7 +37,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	log := cfg.logger(io.err)
 	start := time.Now()
 
-	decks, err := newDeckHolder(cfg.Content)
+	decks, err := newDeckHolder(cfg.Content, filepath.Join(cfg.DataDir, deckCacheName), log)
 	if err != nil {
 		return err
 	}
@@ -181,16 +181,17 @@ func purgeSessions(ctx context.Context, db *store.DB, log *slog.Logger) {
 }
 
 // newDeckHolder loads the deck from dir (or the embedded one when dir is empty) into a holder
-// the admin page and SIGHUP can reload.
-func newDeckHolder(dir string) (*server.DeckHolder, error) {
+// the admin page and SIGHUP can reload. Loads go through the parse cache file cachePath, so a
+// restart or reload parses only the card files that changed.
+func newDeckHolder(dir, cachePath string, log *slog.Logger) (*server.DeckHolder, error) {
 	if dir == "" {
-		d, err := loadDeck(content.FS)
+		d, err := loadDeckCached(content.FS, cachePath, log)
 		if err != nil {
 			return nil, fmt.Errorf("load deck from embedded:\n%w", err)
 		}
 		return server.NewDeckHolder(d, "embedded", nil), nil
 	}
-	load := func() (*deck.Deck, error) { return loadDeck(osDirFS(dir)) }
+	load := func() (*deck.Deck, error) { return loadDeckCached(osDirFS(dir), cachePath, log) }
 	d, err := load()
 	if err != nil {
 		return nil, fmt.Errorf("load deck from %s:\n%w", dir, err)

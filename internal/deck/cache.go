@@ -1,17 +1,20 @@
 package deck
 
 import (
-	"bufio"
+	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"sync"
+	"unsafe"
 )
 
 // cacheFormat names the parser and renderer generation. Bump it with any change to parsing,
@@ -21,23 +24,13 @@ const cacheFormat = "deck-cache-1"
 // Cache remembers parsed cards between loads, keyed by each file's path and content, so a
 // restart parses only the files that changed. It belongs to one Load at a time.
 type Cache struct {
-	old  map[[32]byte]cachedCard // read from the file
-	next map[[32]byte]cachedCard // this load's cards, written by Write
+	old  map[[32]byte]*Card // read from the file
+	next map[[32]byte]*Card // this load's cards, written by Write
 	hits int
 	same bool // next holds exactly the file's cards: nothing to write
 }
 
-// cachedCard is what the file holds per card: gob skips unexported fields, so idLine travels
-// beside the card.
-type cachedCard struct {
-	Card   *Card
-	IDLine int
-}
-
-type cacheFile struct {
-	Version string
-	Cards   map[[32]byte]cachedCard
-}
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 func init() {
 	// Simulation overrides decoded from YAML hold these inside interface values.
@@ -50,22 +43,49 @@ func init() {
 // cache starts empty and err says why (for a log line; the next Write replaces the file).
 func ReadCache(path string) (*Cache, error) {
 	c := &Cache{}
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil
 	}
 	if err != nil {
 		return c, err
 	}
-	defer f.Close()
-	var cf cacheFile
-	if err := gob.NewDecoder(bufio.NewReader(f)).Decode(&cf); err != nil {
-		return c, fmt.Errorf("deck cache %s is unreadable, ignored: %w", path, err)
+	// The last four bytes are a checksum of the rest: a damaged file must not yield wrong cards.
+	if len(data) < len(cacheMagic)+4 || !bytes.HasPrefix(data, []byte(cacheMagic)) {
+		return c, fmt.Errorf("deck cache %s is not a deck cache, ignored", path)
 	}
-	if cf.Version != cacheVersion() {
+	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
+	if crc32.Checksum(body, crcTable) != sum {
+		return c, fmt.Errorf("deck cache %s is damaged (checksum), ignored", path)
+	}
+	// Every card's strings point into the file's bytes, which nothing writes to again: copying
+	// 12 MB into a string first cost a warm start more than decoding (page faults on fresh memory).
+	d := &cacheDecoder{s: unsafe.String(unsafe.SliceData(body), len(body))}
+	d.off = len(cacheMagic)
+	if v := d.str(); v != cacheVersion() {
 		return c, fmt.Errorf("deck cache %s is from another build, ignored", path)
 	}
-	c.old = cf.Cards
+	n := d.count()
+	cards := make(map[[32]byte]*Card, n)
+	for range n {
+		var k [32]byte
+		copy(k[:], d.s[d.off:min(d.off+32, len(d.s))])
+		d.off += 32
+		if d.off > len(d.s) {
+			d.err = errCorrupt
+		}
+		cards[k] = d.card()
+		if d.err != nil {
+			break
+		}
+	}
+	if d.err == nil && d.off != len(d.s) {
+		d.err = errCorrupt
+	}
+	if d.err != nil {
+		return c, fmt.Errorf("deck cache %s is unreadable, ignored: %w", path, d.err)
+	}
+	c.old = cards
 	return c, nil
 }
 
@@ -83,10 +103,18 @@ func (c *Cache) Write(path string) error {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	w := bufio.NewWriter(tmp)
-	err = gob.NewEncoder(w).Encode(cacheFile{Version: cacheVersion(), Cards: c.next})
+	var e cacheEncoder
+	e.WriteString(cacheMagic)
+	e.str(cacheVersion())
+	e.num(uint64(len(c.next)))
+	for k, card := range c.next {
+		e.Write(k[:])
+		if err = e.card(card); err != nil {
+			break
+		}
+	}
 	if err == nil {
-		err = w.Flush()
+		_, err = tmp.Write(binary.LittleEndian.AppendUint32(e.Bytes(), crc32.Checksum(e.Bytes(), crcTable)))
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
@@ -110,22 +138,21 @@ func cacheKey(path string, src []byte) [32]byte {
 // lookup returns a copy of the cached card for the key: Load sets Order on its cards, and the
 // cached one must not be shared with another deck.
 func (c *Cache) lookup(k [32]byte) (*Card, bool) {
-	cc, ok := c.old[k]
-	if !ok || cc.Card == nil {
+	cached, ok := c.old[k]
+	if !ok {
 		return nil, false
 	}
-	card := *cc.Card
-	card.idLine = cc.IDLine
+	card := *cached
 	return &card, true
 }
 
 // remember records the cards of a successful load for Write.
 func (c *Cache) remember(keys [][32]byte, cards []*Card, hits int) {
 	c.hits = hits
-	c.next = make(map[[32]byte]cachedCard, len(cards))
+	c.next = make(map[[32]byte]*Card, len(cards))
 	for i, card := range cards {
 		if card.Sim == nil || gobbable(card.Sim.Overrides) {
-			c.next[keys[i]] = cachedCard{Card: card, IDLine: card.idLine}
+			c.next[keys[i]] = card
 		}
 	}
 	c.same = hits == len(c.next) && len(c.old) == len(c.next)
@@ -133,7 +160,7 @@ func (c *Cache) remember(keys [][32]byte, cards []*Card, hits int) {
 }
 
 // gobbable reports whether v holds only values gob can carry in an interface (YAML's scalars,
-// lists and mappings; no nil, which gob refuses).
+// lists and mappings; no nil, which gob refuses). Overrides are the one field kept with gob.
 func gobbable(v any) bool {
 	switch x := v.(type) {
 	case string, bool, int, int64, uint64, float64:

@@ -50,7 +50,7 @@ func loadWithCache(t *testing.T, fsys fstest.MapFS, path string) (*Deck, *Cache)
 
 func TestCacheGivesTheSameDeck(t *testing.T) {
 	fsys := copyFS(t)
-	path := filepath.Join(t.TempDir(), "deck-cache.gob")
+	path := filepath.Join(t.TempDir(), "deck-cache.bin")
 	plain, err := Load(fsys, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +75,7 @@ func TestCacheGivesTheSameDeck(t *testing.T) {
 
 func TestCacheReparsesAnEditedFile(t *testing.T) {
 	fsys := copyFS(t)
-	path := filepath.Join(t.TempDir(), "deck-cache.gob")
+	path := filepath.Join(t.TempDir(), "deck-cache.bin")
 	d, _ := loadWithCache(t, fsys, path)
 	f := d.Cards[0].File
 	src := string(fsys[f].Data)
@@ -108,7 +108,7 @@ func mustRead(t *testing.T, path string) *Cache {
 
 func TestCorruptCacheIsIgnored(t *testing.T) {
 	fsys := copyFS(t)
-	path := filepath.Join(t.TempDir(), "deck-cache.gob")
+	path := filepath.Join(t.TempDir(), "deck-cache.bin")
 	loadWithCache(t, fsys, path)
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -134,3 +134,24 @@ func TestCorruptCacheIsIgnored(t *testing.T) {
 }
 
 func (c *Cache) lookupCount() int { return len(c.old) }
+
+func TestDamagedCacheIsIgnored(t *testing.T) {
+	fsys := copyFS(t)
+	path := filepath.Join(t.TempDir(), "deck-cache.bin")
+	loadWithCache(t, fsys, path)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Flip one byte anywhere: every position must be caught, never decoded into a card.
+	for i := 0; i < len(b); i += max(1, len(b)/200) {
+		bad := append([]byte(nil), b...)
+		bad[i] ^= 0x5a
+		if err := os.WriteFile(path, bad, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if c, err := ReadCache(path); err == nil || c.lookupCount() != 0 {
+			t.Fatalf("byte %d flipped: err %v, %d cards", i, err, c.lookupCount())
+		}
+	}
+}
