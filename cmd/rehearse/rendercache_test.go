@@ -51,4 +51,3 @@ func TestLoadDeckCachedReusesAndRebuilds(t *testing.T) {
 		t.Fatalf("cache not rebuilt: %d bytes, %v", len(b), err)
 	}
 }
-
