@@ -28,6 +28,9 @@ type Cache struct {
 	next map[[32]byte]*Card // this load's cards, written by Write
 	hits int
 	same bool // next holds exactly the file's cards: nothing to write
+	// checked: the cards passed Options.CheckSim when they were saved. Checking is deterministic
+	// and the build is part of the version, so a cached card need not be checked again.
+	checked, wasChecked bool
 }
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
@@ -65,6 +68,7 @@ func ReadCache(path string) (*Cache, error) {
 	if v := d.str(); v != cacheVersion() {
 		return c, fmt.Errorf("deck cache %s is from another build, ignored", path)
 	}
+	c.wasChecked = d.num() == 1
 	n := d.count()
 	cards := make(map[[32]byte]*Card, n)
 	for range n {
@@ -106,6 +110,11 @@ func (c *Cache) Write(path string) error {
 	var e cacheEncoder
 	e.WriteString(cacheMagic)
 	e.str(cacheVersion())
+	checked := uint64(0)
+	if c.checked {
+		checked = 1
+	}
+	e.num(checked)
 	e.num(uint64(len(c.next)))
 	for k, card := range c.next {
 		e.Write(k[:])
@@ -147,15 +156,15 @@ func (c *Cache) lookup(k [32]byte) (*Card, bool) {
 }
 
 // remember records the cards of a successful load for Write.
-func (c *Cache) remember(keys [][32]byte, cards []*Card, hits int) {
-	c.hits = hits
+func (c *Cache) remember(keys [][32]byte, cards []*Card, hits int, checked bool) {
+	c.hits, c.checked = hits, checked
 	c.next = make(map[[32]byte]*Card, len(cards))
 	for i, card := range cards {
 		if card.Sim == nil || gobbable(card.Sim.Overrides) {
 			c.next[keys[i]] = card
 		}
 	}
-	c.same = hits == len(c.next) && len(c.old) == len(c.next)
+	c.same = hits == len(c.next) && len(c.old) == len(c.next) && checked == c.wasChecked
 	c.old = nil
 }
 

@@ -155,3 +155,36 @@ func TestDamagedCacheIsIgnored(t *testing.T) {
 		}
 	}
 }
+
+func TestCachedCardsSkipOnlyTheirOwnSimCheck(t *testing.T) {
+	fsys := copyFS(t)
+	path := filepath.Join(t.TempDir(), "deck-cache.bin")
+	calls := 0
+	check := Options{CheckSim: func(*Simulation) error { calls++; return nil }}
+	load := func(opt Options) {
+		t.Helper()
+		opt.Cache = mustRead(t, path)
+		if _, err := Load(fsys, opt); err != nil {
+			t.Fatal(err)
+		}
+		if err := opt.Cache.Write(path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	load(Options{}) // cached without any check
+	load(check)
+	if calls != 2 {
+		t.Fatalf("cards cached unchecked: %d checks, want 2", calls)
+	}
+	calls = 0
+	load(check)
+	if calls != 0 {
+		t.Errorf("cards cached after passing the check were checked again %d times", calls)
+	}
+	src := string(fsys["kafka/second.md"].Data)
+	fsys["kafka/second.md"] = &fstest.MapFile{Data: []byte(src + "\n")}
+	load(check)
+	if calls != 1 {
+		t.Errorf("edited card: %d checks, want 1", calls)
+	}
+}

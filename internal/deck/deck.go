@@ -90,7 +90,7 @@ func Load(fsys fs.FS, opt Options) (*Deck, error) {
 			all = append(all, Error{File: f, Line: c.idLine, Msg: fmt.Sprintf("duplicate id %q: also used by %s", c.ID, prev.File)})
 			continue
 		}
-		if c.Sim != nil && opt.CheckSim != nil {
+		if c.Sim != nil && opt.CheckSim != nil && !(parsed[i].cached && opt.Cache.wasChecked) {
 			if err := opt.CheckSim(c.Sim); err != nil {
 				all = append(all, Error{File: f, Line: c.Sim.Line, Msg: "simulation: " + err.Error()})
 				continue
@@ -113,7 +113,7 @@ func Load(fsys fs.FS, opt Options) (*Deck, error) {
 				hits++
 			}
 		}
-		opt.Cache.remember(keys, d.Cards, hits)
+		opt.Cache.remember(keys, d.Cards, hits, opt.CheckSim != nil)
 	}
 	d.index()
 	return d, nil
