@@ -46,7 +46,7 @@ func init() {
 // cache starts empty and err says why (for a log line; the next Write replaces the file).
 func ReadCache(path string) (*Cache, error) {
 	c := &Cache{}
-	data, err := os.ReadFile(path)
+	data, err := readCacheFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil
 	}

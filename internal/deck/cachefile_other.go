@@ -1,0 +1,7 @@
+//go:build !unix
+
+package deck
+
+import "os"
+
+func readCacheFile(path string) ([]byte, error) { return os.ReadFile(path) }
