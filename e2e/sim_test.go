@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,7 +12,7 @@ import (
 
 // TestSimulation: a card shows two timelines and the metrics table; the lab compares protocols
 // through the URL, and a bad value comes back with a message at its field. Screenshots of the
-// card at desktop and phone width go to /tmp for a human to look at.
+// card at desktop and phone width go to $REHEARSE_SCREENSHOTS, when set, for a person to look at.
 func TestSimulation(t *testing.T) {
 	app := StartApp(t, "")
 	ctx := Browser(t)
@@ -36,10 +37,7 @@ func TestSimulation(t *testing.T) {
 		t.Error("processing segments have no fill")
 	}
 	CheckA11y(ctx, t, "a card with its simulation")
-	simShot(ctx, t, "/tmp/sim-card-desktop.png")
-	if png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.ID("simulation"))); err == nil {
-		os.WriteFile("/tmp/sim-figure-desktop.png", png, 0o644)
-	}
+	simShot(ctx, t, "sim-card-desktop")
 	if err := chromedp.Do(ctx,
 		chromedp.EmulateViewport(390, 844),
 		chromedp.Reload(),
@@ -55,10 +53,7 @@ func TestSimulation(t *testing.T) {
 		t.Error("the page scrolls sideways at phone width")
 	}
 	CheckA11y(ctx, t, "a card with its simulation, phone width")
-	simShot(ctx, t, "/tmp/sim-card-phone.png")
-	if png, err := chromedp.Run(ctx, chromedp.ScreenshotScale(chromedp.ID("simulation"), 2)); err == nil {
-		os.WriteFile("/tmp/sim-figure-phone.png", png, 0o644) // a closer look, for a human
-	}
+	simShot(ctx, t, "sim-card-phone")
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1200, 900)); err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +95,7 @@ func TestSimulation(t *testing.T) {
 	}
 
 	CheckA11y(ctx, t, "the lab with a result")
-	simShot(ctx, t, "/tmp/sim-lab-desktop.png")
+	simShot(ctx, t, "sim-lab-desktop")
 
 	// A bad value: the message sits at the field.
 	if err := chromedp.Do(ctx,
@@ -117,7 +112,7 @@ func TestSimulation(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844)); err != nil {
 		t.Fatal(err)
 	}
-	simShot(ctx, t, "/tmp/sim-lab-error-phone.png")
+	simShot(ctx, t, "sim-lab-error-phone")
 }
 
 // simSubmitLab submits the lab form and waits for the new page (the old one is marked first, so
@@ -134,9 +129,14 @@ func simSubmitLab(ctx context.Context, t *testing.T) {
 	}
 }
 
-// simShot saves a full-page screenshot for a human to look at (not committed).
-func simShot(ctx context.Context, t *testing.T, path string) {
+// simShot saves a screenshot for a person to look at, into $REHEARSE_SCREENSHOTS when set.
+func simShot(ctx context.Context, t *testing.T, name string) {
 	t.Helper()
+	dir := os.Getenv("REHEARSE_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	path := filepath.Join(dir, name+".png")
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100 gives a PNG; lower qualities give JPEG
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
