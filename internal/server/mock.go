@@ -179,7 +179,7 @@ func (s *Server) mockCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.now()
 	cards, err := mock.Select(d.Cards, states, now, mock.Options{N: n, Topics: topicNames, Tags: f.tags,
-		Seeded: st.Seeded, Seed: st.Seed, Scheduler: mockScheduler(u)})
+		Seeded: st.Seeded, Seed: st.Seed, Scheduler: scheduler(u)})
 	if errors.Is(err, mock.ErrNoCards) {
 		fe.Form = "No card matches these topics and tags; tick fewer."
 		s.renderMockSetup(w, r, http.StatusUnprocessableEntity, f, fe)
@@ -224,15 +224,6 @@ func mockQuestionFor(c *deck.Card, st store.MockSettings) store.MockQuestion {
 		q.FollowUpTarget = base / 2
 	}
 	return q
-}
-
-// mockScheduler is FSRS with the user's desired retention.
-func mockScheduler(u *store.User) srs.Scheduler {
-	sc := srs.DefaultScheduler()
-	if r := u.Settings.DesiredRetention; r > 0 && r < 1 {
-		sc.DesiredRetention = r
-	}
-	return sc
 }
 
 func mockURL(id int64, suffix string) string {

@@ -359,7 +359,7 @@ func (s *Server) recordMockReview(r *http.Request, t *mockTurn, rating srs.Ratin
 	ctx := r.Context()
 	before, _, err := s.db.CardState(ctx, t.u.ID, t.card.ID)
 	if err == nil {
-		after := mockScheduler(t.u).Review(before, rating, now)
+		after := scheduler(t.u).Review(before, rating, now)
 		var id int64
 		id, err = s.db.RecordReview(ctx, t.u.ID, t.card.ID, before, after, rating, now, t.a.Used.Milliseconds(), store.ModeMock)
 		if err == nil {
