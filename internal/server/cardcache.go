@@ -13,13 +13,14 @@ import (
 	"github.com/rehearse/rehearse/internal/views"
 )
 
-// figureCacheBytes bounds the rendered figures kept; a figure is typically 10-25 KB.
+// figureCacheBytes bounds the rendered HTML kept: figures (10-25 KB) and anonymous card pages
+// (about 30 KB).
 const figureCacheBytes = 8 << 20
 
-// figureCache keeps each card's rendered simulation figure. The figure depends only on the
-// card (its simulation is deterministic and run under fixed limits), yet laying out and
-// rendering the timelines was most of a card page's cost. Entries belong to one deck: a reload
-// starts a fresh cache, so an edited card is never shown stale.
+// figureCache keeps HTML that depends only on a card: its simulation figure (deterministic, run
+// under fixed limits; laying out and rendering the timelines was most of a card page's cost)
+// and its anonymous page. Keys are the card id for figures and "page:ID:DEPTH" for pages.
+// Entries belong to one deck: a reload starts a fresh cache, so an edited card is never stale.
 type figureCache struct {
 	mu    sync.Mutex
 	deck  *deck.Deck

@@ -49,3 +49,28 @@ func TestCardPageFigureCached(t *testing.T) {
 		t.Fatal("the cached page differs from the first render")
 	}
 }
+
+// The anonymous card page is rendered once per card and depth; signed-in users never get it.
+func TestAnonymousCardPageCached(t *testing.T) {
+	e := newEnv(t, Config{})
+	member := e.signedIn("ada", "member")
+	anon := e.client()
+	_, first := e.get(anon, "/cards/sample-eager")
+	_, again := e.get(anon, "/cards/sample-eager")
+	h1, _ := first.Html()
+	h2, _ := again.Html()
+	if h1 != h2 || first.Find("#login-link").Length() != 1 {
+		t.Fatal("anonymous card page differs between two views or shows no login link")
+	}
+	if _, ok := e.srv.figures.get(e.srv.deck(), "page:sample-eager:basics"); !ok {
+		t.Fatal("anonymous page not cached")
+	}
+	_, deeper := e.get(anon, "/cards/sample-eager?depth=deeper")
+	if _, ok := deeper.Find("#tier-deeper").Attr("checked"); !ok {
+		t.Fatal("?depth=deeper served the cached basics page")
+	}
+	_, signed := e.get(member, "/cards/sample-eager")
+	if signed.Find("a[href='/account']").Text() != "ada" || signed.Find("#login-link").Length() != 0 {
+		t.Fatal("signed-in user got the anonymous page")
+	}
+}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"net/http"
 	"strings"
 
@@ -54,6 +55,14 @@ func (s *Server) card(w http.ResponseWriter, r *http.Request) {
 	if d := r.URL.Query().Get("depth"); d == "basics" || d == "solid" || d == "deeper" {
 		v.Depth = d
 	}
+	anonymous := userFrom(r.Context()) == nil
+	pageKey := "page:" + c.ID + ":" + v.Depth
+	if anonymous { // an anonymous card page is the same for everyone: render it once per deck
+		if b, ok := s.figures.get(d, pageKey); ok {
+			writeHTML(w, http.StatusOK, b)
+			return
+		}
+	}
 	var err error
 	if v.Progress, err = s.cardProgress(r, c); err != nil {
 		s.fail(w, r, err)
@@ -67,7 +76,17 @@ func (s *Server) card(w http.ResponseWriter, r *http.Request) {
 	if v.Simulation != nil {
 		p.CSS = append(p.CSS, s.assets.URL("sim.css"))
 	}
-	s.render(w, r, http.StatusOK, views.Card(p, v))
+	if !anonymous {
+		s.render(w, r, http.StatusOK, views.Card(p, v))
+		return
+	}
+	var buf bytes.Buffer
+	if err := views.Card(p, v).Render(r.Context(), &buf); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.figures.put(d, pageKey, buf.Bytes())
+	writeHTML(w, http.StatusOK, buf.Bytes())
 }
 
 func topicSlugOf(s *Server, name string) string {

@@ -96,9 +96,13 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, c te
 		s.fail(w, r, err)
 		return
 	}
+	writeHTML(w, status, buf.Bytes())
+}
+
+func writeHTML(w http.ResponseWriter, status int, b []byte) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	w.Write(b)
 }
 
 // usersExist reports whether setup has happened, caching the answer once true.
