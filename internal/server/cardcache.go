@@ -2,9 +2,11 @@ package server
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/a-h/templ"
@@ -74,4 +76,35 @@ func rawHTML(b []byte) templ.Component {
 		_, err := w.Write(b)
 		return err
 	})
+}
+
+// cachePage keeps a rendered page and its gzip form, compressed once rather than per request:
+// per-request gzip of a 30 KB page costed more than rendering it and a compression window per
+// concurrent response.
+func (s *Server) cachePage(d *deck.Deck, key string, page []byte) {
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw.Write(page)
+	zw.Close()
+	s.figures.put(d, key, page)
+	s.figures.put(d, key+":gz", gz.Bytes())
+}
+
+// writeCachedPage serves a page kept by cachePage, compressed when the client accepts gzip
+// (the compression middleware passes a response that already has a Content-Encoding through).
+func (s *Server) writeCachedPage(w http.ResponseWriter, r *http.Request, d *deck.Deck, key string) bool {
+	if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+		if gz, ok := s.figures.get(d, key+":gz"); ok {
+			h := w.Header()
+			h.Set("Content-Encoding", "gzip")
+			h.Add("Vary", "Accept-Encoding")
+			writeHTML(w, http.StatusOK, gz)
+			return true
+		}
+	}
+	if b, ok := s.figures.get(d, key); ok {
+		writeHTML(w, http.StatusOK, b)
+		return true
+	}
+	return false
 }

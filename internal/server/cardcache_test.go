@@ -1,6 +1,10 @@
 package server
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -72,5 +76,40 @@ func TestAnonymousCardPageCached(t *testing.T) {
 	_, signed := e.get(member, "/cards/sample-eager")
 	if signed.Find("a[href='/account']").Text() != "ada" || signed.Find("#login-link").Length() != 0 {
 		t.Fatal("signed-in user got the anonymous page")
+	}
+}
+
+// A cached page goes out pre-compressed to clients that accept gzip, and plain to the others.
+func TestCachedPageGzip(t *testing.T) {
+	e := newEnv(t, Config{})
+	e.signedIn("ada", "member") // setup done, so pages are served
+	get := func(enc string) (*http.Response, []byte) {
+		req, _ := http.NewRequest("GET", e.ts.URL+"/cards/sample-eager", nil)
+		if enc != "" {
+			req.Header.Set("Accept-Encoding", enc)
+		}
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, b
+	}
+	_, plain := get("") // renders and caches
+	resp, gz := get("gzip")
+	if resp.Header.Get("Content-Encoding") != "gzip" {
+		t.Fatalf("cached page not gzipped: %q", resp.Header.Get("Content-Encoding"))
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unzipped, _ := io.ReadAll(zr)
+	if !bytes.Equal(unzipped, plain) {
+		t.Fatal("gzip body differs from the plain page")
+	}
+	if resp, again := get(""); resp.Header.Get("Content-Encoding") != "" || !bytes.Equal(again, plain) {
+		t.Fatal("client without gzip got a compressed or different page")
 	}
 }

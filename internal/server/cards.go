@@ -58,8 +58,7 @@ func (s *Server) card(w http.ResponseWriter, r *http.Request) {
 	anonymous := userFrom(r.Context()) == nil
 	pageKey := "page:" + c.ID + ":" + v.Depth
 	if anonymous { // an anonymous card page is the same for everyone: render it once per deck
-		if b, ok := s.figures.get(d, pageKey); ok {
-			writeHTML(w, http.StatusOK, b)
+		if s.writeCachedPage(w, r, d, pageKey) {
 			return
 		}
 	}
@@ -85,7 +84,7 @@ func (s *Server) card(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	s.figures.put(d, pageKey, buf.Bytes())
+	s.cachePage(d, pageKey, buf.Bytes())
 	writeHTML(w, http.StatusOK, buf.Bytes())
 }
 
