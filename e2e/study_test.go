@@ -62,6 +62,13 @@ func TestStudyKeyboard(t *testing.T) {
 	if n := Eval[string](ctx, t, `document.getElementById('count-new').textContent`); n != "9" {
 		t.Fatalf("new count after one answer %q, want 9", n)
 	}
+	if !Eval[bool](ctx, t, `window.__sameDocument === true`) {
+		t.Fatal("answering reloaded the page; the next card should be swapped in place")
+	}
+	// The keys keep working on the swapped-in card: Space reveals it.
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(" "), chromedp.WaitVisible(chromedp.ID("rate-3"))); err != nil {
+		t.Fatalf("reveal the second card: %v", err)
+	}
 	if s := cardState(ctx, t, app.URL, first); s != "learning" {
 		t.Fatalf("state after Good: %q, want learning", s)
 	}
@@ -76,6 +83,9 @@ func TestStudyKeyboard(t *testing.T) {
 	}
 	waitFor(ctx, t, `(() => { const s = document.getElementById('study');
 		return s && s.dataset.state === 'question' && s.dataset.card === '`+first+`'; })()`, "the undone card")
+	if loc := Eval[string](ctx, t, `location.pathname + location.search`); loc != "/study?card="+first {
+		t.Errorf("after undo the address is %q, want /study?card=%s", loc, first)
+	}
 	if n := Eval[string](ctx, t, `document.getElementById('count-new').textContent`); n != "10" {
 		t.Fatalf("new count after undo %q, want 10", n)
 	}

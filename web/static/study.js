@@ -15,39 +15,71 @@
     }
   }
 
-  var root = document.getElementById("study");
-  if (!root) return;
-  var answer = document.getElementById("study-answer");
-  var revealForm = document.getElementById("reveal-form");
-  var rateForm = document.getElementById("rate-form");
-  var undoForm = document.getElementById("undo-form");
-  var busy = false; // one submit per page: a held key must not answer twice
+  if (!document.getElementById("study")) return;
+  var busy = false; // one answer at a time: a held key must not answer twice
 
-  function revealed() { return answer && !answer.hidden; }
+  // Elements are looked up on each use: answering swaps the page's main content in place.
+  function $(id) { return document.getElementById(id); }
+  function revealed() { var a = $("study-answer"); return a && !a.hidden; }
 
   function reveal() {
-    if (!answer || revealed()) return;
-    answer.hidden = false;
-    if (revealForm) revealForm.hidden = true;
-    root.setAttribute("data-state", "answer");
+    var a = $("study-answer");
+    if (!a || revealed()) return;
+    a.hidden = false;
+    var f = $("reveal-form");
+    if (f) f.hidden = true;
+    $("study").setAttribute("data-state", "answer");
   }
 
+  // Answering and undoing post the same forms as without JavaScript, then put the next page's
+  // main content in place instead of reloading: no flash, and the keys keep working. Anything
+  // unexpected falls back to following the response like a plain form would.
   function submit(form, button) {
     if (busy || !form) return;
     busy = true;
-    if (form.requestSubmit) form.requestSubmit(button || undefined);
-    else { if (button) button.click(); else form.submit(); }
+    var body = new FormData(form, button || undefined);
+    fetch(form.action, { method: "POST", body: new URLSearchParams(body), credentials: "same-origin" })
+      .then(function (resp) {
+        // A refusal (say, a stale answer) is shown the way the server words it, as a page.
+        if (!resp.ok || !resp.redirected) { form.submit(); return; }
+        return resp.text().then(function (html) {
+          try { swap(html, resp.url); } catch (err) { window.location.assign(resp.url); }
+        });
+      }, function () { form.submit(); }) // network failure: the plain form retries
+      .then(function () { busy = false; });
+  }
+
+  function swap(html, url) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var next = doc.getElementById("main");
+    if (!next || !doc.getElementById("study")) { window.location.assign(url); return; }
+    $("main").replaceChildren.apply($("main"), Array.prototype.slice.call(next.childNodes));
+    document.title = doc.title;
+    if (url !== window.location.href) history.replaceState(null, "", url);
+    var f = $("reveal-form");
+    if (f) f.addEventListener("submit", onReveal);
+    bindForms();
+    window.scrollTo(0, 0);
   }
 
   function rate(n) {
-    var b = document.getElementById("rate-" + n);
-    if (b && revealed()) submit(rateForm, b);
+    var b = $("rate-" + n);
+    if (b && revealed()) submit($("rate-form"), b);
   }
 
   // Revealing in place keeps the question's timer running and saves a round trip.
-  if (revealForm) {
-    revealForm.addEventListener("submit", function (e) { e.preventDefault(); reveal(); });
+  function onReveal(e) { e.preventDefault(); reveal(); }
+  if ($("reveal-form")) $("reveal-form").addEventListener("submit", onReveal);
+
+  // Clicked buttons go through the same path as keys.
+  function bindForms() {
+    ["rate-form", "undo-form"].forEach(function (id) {
+      var f = $(id);
+      if (!f) return;
+      f.addEventListener("submit", function (e) { e.preventDefault(); submit(f, e.submitter); });
+    });
   }
+  bindForms();
 
   function typing(t) {
     return t && (t.tagName === "INPUT" && t.type !== "radio" || t.tagName === "TEXTAREA" ||
@@ -72,9 +104,9 @@
       e.preventDefault();
       rate(k);
     } else if (k === "u" || k === "U") {
-      if (!undoForm) return;
+      if (!$("undo-form")) return;
       e.preventDefault();
-      submit(undoForm);
+      submit($("undo-form"));
     }
   });
 })();
