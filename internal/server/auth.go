@@ -20,11 +20,7 @@ import (
 const dummyHash = "$argon2id$v=19$m=65536,t=3,p=2$q+3U2XkyBFX3Oe7MdMBDCQ$NoBUF1Jlg7Ap5cm9Xe9jfaY+hiD0/w7suAz4HaRGSiQ"
 
 func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
-	if ok, err := s.usersExist(r.Context()); err != nil {
-		s.fail(w, r, err)
-		return
-	} else if !ok {
-		http.Redirect(w, r, "/setup", http.StatusSeeOther)
+	if s.sendToSetup(w, r) {
 		return
 	}
 	s.render(w, r, http.StatusOK, views.Login(s.page(r, "Log in"), views.LoginForm{Next: safeNext(r.URL.Query().Get("next"))}))

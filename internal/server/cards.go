@@ -11,11 +11,7 @@ import (
 )
 
 func (s *Server) home(w http.ResponseWriter, r *http.Request) {
-	if ok, err := s.usersExist(r.Context()); err != nil {
-		s.fail(w, r, err)
-		return
-	} else if !ok {
-		http.Redirect(w, r, "/setup", http.StatusSeeOther)
+	if s.sendToSetup(w, r) {
 		return
 	}
 	d := s.deck()

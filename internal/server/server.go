@@ -119,3 +119,17 @@ func (s *Server) usersExist(ctx context.Context) (bool, error) {
 	}
 	return n > 0, nil
 }
+
+// sendToSetup answers with a redirect to the one-time setup page while no account exists (or
+// with an error page), and reports whether it answered.
+func (s *Server) sendToSetup(w http.ResponseWriter, r *http.Request) bool {
+	ok, err := s.usersExist(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return true
+	}
+	if !ok {
+		http.Redirect(w, r, "/setup", http.StatusSeeOther)
+	}
+	return !ok
+}
