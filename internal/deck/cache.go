@@ -14,12 +14,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync"
-	"unsafe"
 )
-
-// cacheFormat names the parser and renderer generation. Bump it with any change to parsing,
-// rendering or the Card model: a cache written under another value is ignored whole.
-const cacheFormat = "deck-cache-1"
 
 // Cache remembers parsed cards between loads, keyed by each file's path and content, so a
 // restart parses only the files that changed. It belongs to one Load at a time.
@@ -41,12 +36,27 @@ func init() {
 	gob.Register(map[string]any{})
 }
 
+// cacheFile is what the file holds, gob-encoded. gob carries every exported field of Card, so a
+// new field needs no codec change; idLine, the one unexported field, travels beside it.
+// TestCacheGivesTheSameDeck compares whole cards and catches any field the trip would drop.
+type cacheFile struct {
+	Version string
+	Checked bool // the cards passed Options.CheckSim when saved
+	Cards   []cacheEntry
+}
+
+type cacheEntry struct {
+	Key    [32]byte
+	Card   *Card
+	IDLine int
+}
+
 // ReadCache reads the cache file at path. It always returns a usable cache: when the file is
 // missing the cache starts empty, and when it is unreadable, corrupt or from another build the
 // cache starts empty and err says why (for a log line; the next Write replaces the file).
 func ReadCache(path string) (*Cache, error) {
 	c := &Cache{}
-	data, err := readCacheFile(path)
+	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil
 	}
@@ -54,42 +64,29 @@ func ReadCache(path string) (*Cache, error) {
 		return c, err
 	}
 	// The last four bytes are a checksum of the rest: a damaged file must not yield wrong cards.
-	if len(data) < len(cacheMagic)+4 || !bytes.HasPrefix(data, []byte(cacheMagic)) {
+	if len(data) < 4 {
 		return c, fmt.Errorf("deck cache %s is not a deck cache, ignored", path)
 	}
 	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
 	if crc32.Checksum(body, crcTable) != sum {
 		return c, fmt.Errorf("deck cache %s is damaged (checksum), ignored", path)
 	}
-	// Every card's strings point into the file's bytes, which nothing writes to again: copying
-	// 12 MB into a string first cost a warm start more than decoding (page faults on fresh memory).
-	d := &cacheDecoder{s: unsafe.String(unsafe.SliceData(body), len(body))}
-	d.off = len(cacheMagic)
-	if v := d.str(); v != cacheVersion() {
+	var f cacheFile
+	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(&f); err != nil {
+		return c, fmt.Errorf("deck cache %s is unreadable, ignored: %w", path, err)
+	}
+	if f.Version != cacheVersion() {
 		return c, fmt.Errorf("deck cache %s is from another build, ignored", path)
 	}
-	c.wasChecked = d.num() == 1
-	n := d.count()
-	cards := make(map[[32]byte]*Card, n)
-	for range n {
-		var k [32]byte
-		copy(k[:], d.s[d.off:min(d.off+32, len(d.s))])
-		d.off += 32
-		if d.off > len(d.s) {
-			d.err = errCorrupt
+	c.wasChecked = f.Checked
+	c.old = make(map[[32]byte]*Card, len(f.Cards))
+	for _, e := range f.Cards {
+		if e.Card == nil {
+			return &Cache{}, fmt.Errorf("deck cache %s is unreadable, ignored: empty entry", path)
 		}
-		cards[k] = d.card()
-		if d.err != nil {
-			break
-		}
+		e.Card.idLine = e.IDLine
+		c.old[e.Key] = e.Card
 	}
-	if d.err == nil && d.off != len(d.s) {
-		d.err = errCorrupt
-	}
-	if d.err != nil {
-		return c, fmt.Errorf("deck cache %s is unreadable, ignored: %w", path, d.err)
-	}
-	c.old = cards
 	return c, nil
 }
 
@@ -107,23 +104,13 @@ func (c *Cache) Write(path string) error {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	var e cacheEncoder
-	e.WriteString(cacheMagic)
-	e.str(cacheVersion())
-	checked := uint64(0)
-	if c.checked {
-		checked = 1
-	}
-	e.num(checked)
-	e.num(uint64(len(c.next)))
+	f := cacheFile{Version: cacheVersion(), Checked: c.checked, Cards: make([]cacheEntry, 0, len(c.next))}
 	for k, card := range c.next {
-		e.Write(k[:])
-		if err = e.card(card); err != nil {
-			break
-		}
+		f.Cards = append(f.Cards, cacheEntry{Key: k, Card: card, IDLine: card.idLine})
 	}
-	if err == nil {
-		_, err = tmp.Write(binary.LittleEndian.AppendUint32(e.Bytes(), crc32.Checksum(e.Bytes(), crcTable)))
+	var buf bytes.Buffer
+	if err = gob.NewEncoder(&buf).Encode(&f); err == nil {
+		_, err = tmp.Write(binary.LittleEndian.AppendUint32(buf.Bytes(), crc32.Checksum(buf.Bytes(), crcTable)))
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
@@ -193,7 +180,7 @@ func gobbable(v any) bool {
 }
 
 var cacheVersion = sync.OnceValue(func() string {
-	v := cacheFormat
+	v := "deck-cache"
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return v + " " + exeStamp()
