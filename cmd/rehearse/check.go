@@ -70,8 +70,7 @@ func loadDeckWith(fsys fs.FS, cache *deck.Cache) (*deck.Deck, error) {
 		if err != nil {
 			return err
 		}
-		lim := rebalance.CLILimits
-		lim.CPUBudget = rebalance.WebLimits.CPUBudget
+		lim := rebalance.CardLimits
 		for i, sc := range scs {
 			if err := run(sc, lim); err != nil {
 				return fmt.Errorf("compare[%d] (%s): %w", i, sc.Protocol, err)

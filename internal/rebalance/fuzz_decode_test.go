@@ -45,7 +45,7 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("round trip changed the scenario:\n%s\n%s", again, again2)
 		}
 		lim := WebLimits
-		lim.CPUBudget = 100 * time.Millisecond
+		lim.MaxSteps = 2_000_000
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		defer cancel()
 		if _, err := Run(ctx, sc, lim); err != nil && !errors.Is(err, ErrBudget) {

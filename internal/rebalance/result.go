@@ -79,5 +79,6 @@ type EventMark struct {
 	Member string `json:"member,omitempty"`
 }
 
-// ErrBudget is returned when a run is cancelled or exceeds its CPU budget.
-var ErrBudget = errors.New("simulation stopped: cancelled or over its CPU budget")
+// ErrBudget is wrapped by the error of a run that was cancelled or went past one of its Limits'
+// budgets; the message then says which budget and what to shrink.
+var ErrBudget = errors.New("simulation stopped")

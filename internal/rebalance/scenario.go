@@ -21,7 +21,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"time"
 )
 
 // Scenario describes a group, its configuration and what happens to it.
@@ -67,17 +66,33 @@ type Event struct {
 	Tasks      int    `json:"tasks,omitempty"`
 }
 
-// Limits bound the size of a scenario and the CPU a run may use.
+// Limits bound the size of a scenario (checked by Validate) and the work and memory of a run
+// (counted by Run as it goes, so the package never reads a clock). A zero budget is unlimited.
 type Limits struct {
 	MaxMembers, MaxItems, MaxEvents int
 	MaxDurationMS                   int64
-	CPUBudget                       time.Duration // 0 = none
+	// MaxSteps bounds the work: one step per simulated event plus one per item an assignment
+	// or a round's bookkeeping touches, so it tracks CPU time whatever the scenario's shape.
+	MaxSteps int64
+	// MaxSegments bounds the timeline: segments plus event markers recorded.
+	MaxSegments int
+	// MaxRounds bounds the rounds recorded; MaxRoundItems the item names their assignment,
+	// revoked and added lists hold in all.
+	MaxRounds, MaxRoundItems int
 }
 
 // CLILimits apply to the command line; WebLimits to scenarios submitted through the web app.
+// The web budgets keep the largest result near 15 MB of JSON (a segment is about 70 bytes, a
+// round's item name about 15) and a run near a second of CPU on a slow core.
 var (
 	CLILimits = Limits{MaxMembers: 5000, MaxItems: 1_000_000, MaxEvents: 10_000, MaxDurationMS: 24 * 3600 * 1000}
-	WebLimits = Limits{MaxMembers: 200, MaxItems: 5000, MaxEvents: 200, MaxDurationMS: 2 * 3600 * 1000, CPUBudget: 2 * time.Second}
+	WebLimits = Limits{MaxMembers: 200, MaxItems: 5000, MaxEvents: 200, MaxDurationMS: 2 * 3600 * 1000,
+		MaxSteps: 10_000_000, MaxSegments: 150_000, MaxRounds: 2_000, MaxRoundItems: 300_000}
+	// CardLimits are for cards' own scenarios (trusted content, rendered by the web app): the
+	// CLI's sizes with the web's budgets.
+	CardLimits = Limits{MaxMembers: CLILimits.MaxMembers, MaxItems: CLILimits.MaxItems, MaxEvents: CLILimits.MaxEvents,
+		MaxDurationMS: CLILimits.MaxDurationMS, MaxSteps: WebLimits.MaxSteps, MaxSegments: WebLimits.MaxSegments,
+		MaxRounds: WebLimits.MaxRounds, MaxRoundItems: WebLimits.MaxRoundItems}
 )
 
 // FieldError names the scenario field that is wrong, in JSON path form ("events[3].at_ms").

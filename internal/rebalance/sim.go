@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"time"
 )
 
 // Item states, compact.
@@ -22,7 +21,7 @@ var stateNames = [...]string{StateUnowned, StateStarting, StateProcessing, State
 const (
 	maxSegments   = 3_000_000
 	maxRoundItems = 3_000_000
-	maxSteps      = 500_000_000 // a backstop against a run that never settles
+	maxSteps      = 2_000_000_000 // a backstop against a run that never settles
 )
 
 type item struct {
@@ -137,6 +136,10 @@ type timings struct{ session, hb, reb, initDelay, schedDelay, revoke, start, rpc
 
 type sim struct {
 	sc      Scenario
+	lim     Limits
+	steps   int64 // work done so far (see Limits.MaxSteps)
+	nmarks  int   // event markers recorded
+	over    error // the budget the run went past, if any: Run stops at the next step
 	cfg     timings
 	now     int64
 	q       evHeap
@@ -177,8 +180,8 @@ type sim struct {
 	k848    *kip848
 }
 
-// Run simulates the scenario. It is deterministic for a scenario and seed; ctx and
-// lim.CPUBudget bound the work (ErrBudget).
+// Run simulates the scenario. It is deterministic for a scenario and seed; ctx and lim's
+// budgets bound the work and what is recorded (an error wrapping ErrBudget).
 func Run(ctx context.Context, sc Scenario, lim Limits) (res *Result, err error) {
 	sc = sc.WithDefaults()
 	if err := sc.Validate(lim); err != nil {
@@ -189,16 +192,20 @@ func Run(ctx context.Context, sc Scenario, lim Limits) (res *Result, err error) 
 			res, err = nil, fmt.Errorf("simulation failed (internal error): %v", r)
 		}
 	}()
-	s := newSim(sc)
-	start := time.Now()
-	for steps := 0; len(s.q) > 0; steps++ {
-		if steps&1023 == 0 {
-			if ctx.Err() != nil || (lim.CPUBudget > 0 && time.Since(start) > lim.CPUBudget) {
-				return nil, ErrBudget
-			}
-			if steps > maxSteps {
-				return nil, fmt.Errorf("%w (more than %d simulation steps)", ErrBudget, maxSteps)
-			}
+	s := newSim(sc, lim)
+	stepCap := int64(maxSteps)
+	if lim.MaxSteps > 0 {
+		stepCap = lim.MaxSteps
+	}
+	for n := 0; len(s.q) > 0; n++ {
+		if n&1023 == 0 && ctx.Err() != nil {
+			return nil, fmt.Errorf("%w: %w", ErrBudget, ctx.Err())
+		}
+		if s.steps++; s.steps > stepCap {
+			return nil, fmt.Errorf("%w: needs more than %d simulation steps: shorten duration_ms or use fewer members, partitions or events", ErrBudget, stepCap)
+		}
+		if s.over != nil {
+			return nil, s.over
 		}
 		e := s.q.pop()
 		if e.at > sc.DurationMS {
@@ -210,14 +217,25 @@ func Run(ctx context.Context, sc Scenario, lim Limits) (res *Result, err error) 
 		s.freeFn = append(s.freeFn, e.fn)
 		fn()
 	}
+	if s.over != nil {
+		return nil, s.over
+	}
 	s.now = sc.DurationMS
 	return s.finish(), nil
 }
 
-func newSim(sc Scenario) *sim {
+// overBudget stops the run at its next step with an error naming the budget and what to shrink.
+func (s *sim) overBudget(format string, a ...any) {
+	if s.over == nil {
+		s.over = fmt.Errorf("%w: "+format, append([]any{ErrBudget}, a...)...)
+	}
+}
+
+func newSim(sc Scenario, lim Limits) *sim {
 	c := sc.Config
 	s := &sim{
 		sc:         sc,
+		lim:        lim,
 		cfg:        timings{*c.SessionTimeoutMS, *c.HeartbeatIntervalMS, *c.RebalanceTimeoutMS, *c.InitialRebalanceDelayMS, *c.ScheduledRebalanceMaxDelayMS, *c.RevokeMS, *c.StartMS, *c.RPCMS},
 		byName:     map[string]*member{},
 		groupOf:    map[string]int{},
@@ -505,6 +523,9 @@ func (s *sim) appendSeg(it int32, sg seg) {
 	}
 	s.segs[it] = append(l, sg)
 	s.nsegs++
+	if s.lim.MaxSegments > 0 && s.nsegs+s.nmarks > s.lim.MaxSegments {
+		s.overBudget("records more than %d timeline segments: use fewer members, partitions or events, or a shorter duration_ms", s.lim.MaxSegments)
+	}
 }
 
 // heldList compacts and returns the items m holds a claim on.
@@ -562,6 +583,7 @@ func (s *sim) startItems(m *member, its []int32) {
 	if len(its) == 0 || !m.up || m.stopping {
 		return
 	}
+	s.steps += int64(len(its))
 	t0, inc := s.now, m.inc
 	st := stStarting
 	if s.cfg.start == 0 {
@@ -677,6 +699,7 @@ func (s *sim) startItems(m *member, its []int32) {
 
 // revokeItems stops items on m (commit + callback, revoke_ms) and then calls done.
 func (s *sim) revokeItems(m *member, its []int32, byRebalance bool, done func()) {
+	s.steps += int64(len(its))
 	t0, inc := s.now, m.inc
 	stopping := its[:0:0]
 	b, whole := int32(-1), false
@@ -796,6 +819,10 @@ func (s *sim) invariant(format string, a ...any) {
 func (s *sim) mark(t string, m string) {
 	if len(s.res.Events) < 100_000 {
 		s.res.Events = append(s.res.Events, EventMark{AtMS: s.now, Type: t, Member: m})
+		s.nmarks++
+		if s.lim.MaxSegments > 0 && s.nsegs+s.nmarks > s.lim.MaxSegments {
+			s.overBudget("records more than %d timeline segments and event markers: use fewer members or events", s.lim.MaxSegments)
+		}
 	}
 }
 
@@ -843,6 +870,14 @@ func (s *sim) round(r Round, assign, revoked, added map[int32][]int32) {
 	}
 	for _, l := range added {
 		n += len(l)
+	}
+	// A round's bookkeeping touches every live item and member.
+	s.steps += int64(s.liveCount + len(s.members))
+	if s.lim.MaxRounds > 0 && len(s.res.Rounds) >= s.lim.MaxRounds {
+		s.overBudget("records more than %d rounds: use fewer events or members, or a shorter duration_ms", s.lim.MaxRounds)
+	}
+	if s.lim.MaxRoundItems > 0 && s.roundItems+n > s.lim.MaxRoundItems {
+		s.overBudget("records more than %d item names in its rounds' assignments: use fewer partitions or events", s.lim.MaxRoundItems)
 	}
 	raw := rawRound{}
 	if assign == nil || s.roundItems+n > maxRoundItems {

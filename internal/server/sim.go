@@ -31,12 +31,8 @@ const (
 	simWaitForSlot = 10 * time.Second // how long a request queues for a run slot
 )
 
-// cardLimits are the CLI's sizes (cards are trusted content) with the web's CPU budget.
-var cardLimits = func() rebalance.Limits {
-	l := rebalance.CLILimits
-	l.CPUBudget = rebalance.WebLimits.CPUBudget
-	return l
-}()
+// cardLimits are the CLI's sizes (cards are trusted content) with the web's budgets.
+var cardLimits = rebalance.CardLimits
 
 type simState struct {
 	cache *simCache

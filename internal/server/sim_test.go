@@ -403,7 +403,7 @@ func TestSimEveryContentCard(t *testing.T) {
 
 func TestSimOverBudget(t *testing.T) {
 	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
-	e.srv.sim.web.CPUBudget = time.Nanosecond // every run is over budget at its first check
+	e.srv.sim.web.MaxSteps = 1 // every run is over budget at its first step
 	resp, doc := e.get(e.client(), labQuery("p", "eager"))
 	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(doc.Find("#form-error").Text(), "computing time") {
 		t.Errorf("lab over budget: %d %q", resp.StatusCode, doc.Find("#form-error").Text())
