@@ -78,7 +78,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 			return fmt.Errorf("metrics listener: %w", err)
 		}
 		mux := http.NewServeMux()
-		mux.Handle("GET /metrics", server.MetricsHandler())
+		mux.Handle("GET /metrics", srv.MetricsHandler())
 		servers = append(servers, newHTTPServer(mux, log))
 		listeners = append(listeners, mln)
 		log.Info("metrics are served", "url", "http://"+mln.Addr().String()+"/metrics")

@@ -13,15 +13,27 @@ import (
 	"golang.org/x/crypto/argon2"
 )
 
-// argon2id parameters: RFC 9106's second recommended option (64 MiB, 3 passes) scaled to one
-// lane per core of a small VM; about 60 ms per hash on the reference machine.
-const (
-	argonTime    = 3
-	argonMemory  = 64 * 1024
-	argonThreads = 2
-	argonKeyLen  = 32
-	saltLen      = 16
-)
+// Params are the argon2id cost parameters a Hasher makes new hashes with. Checking uses the
+// parameters written in the stored hash, so changing them never breaks existing passwords.
+type Params struct {
+	Time      uint32 // passes
+	MemoryKiB uint32
+	Threads   uint8
+	KeyLen    uint32
+}
+
+// Production parameters: RFC 9106's second recommended option (64 MiB, 3 passes) with one lane
+// per core of a small VM; about 60-230 ms per hash depending on the machine.
+var Production = Params{Time: 3, MemoryKiB: 64 * 1024, Threads: 2, KeyLen: 32}
+
+// Cheap parameters are for tests only: the same code path at a thousandth of the cost.
+var Cheap = Params{Time: 1, MemoryKiB: 64, Threads: 1, KeyLen: 32}
+
+// maxCheckMemoryKiB refuses to verify a stored hash that asks for more memory than any sane
+// configuration (a tampered row must not take the server down).
+const maxCheckMemoryKiB = 1 << 20
+
+const saltLen = 16
 
 // MinPasswordLen is the shortest password accepted anywhere.
 const MinPasswordLen = 8
@@ -29,20 +41,25 @@ const MinPasswordLen = 8
 // ErrMismatch reports a password that does not match its hash.
 var ErrMismatch = errors.New("password does not match")
 
-// HashPassword returns an argon2id hash in the PHC string form.
-func HashPassword(password string) (string, error) {
+// HashPassword returns an argon2id hash of password with the production parameters.
+func HashPassword(password string) (string, error) { return Production.Hash(password) }
+
+// CheckPassword compares a password with a stored hash, in constant time.
+func CheckPassword(hash, password string) error { return checkPassword(hash, password) }
+
+// Hash returns an argon2id hash in the PHC string form.
+func (p Params) Hash(password string) (string, error) {
 	salt := make([]byte, saltLen)
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
 	}
-	key := argon2.IDKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	key := argon2.IDKey([]byte(password), salt, p.Time, p.MemoryKiB, p.Threads, p.KeyLen)
 	b64 := base64.RawStdEncoding
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s",
-		argon2.Version, argonMemory, argonTime, argonThreads, b64.EncodeToString(salt), b64.EncodeToString(key)), nil
+		argon2.Version, p.MemoryKiB, p.Time, p.Threads, b64.EncodeToString(salt), b64.EncodeToString(key)), nil
 }
 
-// CheckPassword compares a password with a hash made by HashPassword, in constant time.
-func CheckPassword(hash, password string) error {
+func checkPassword(hash, password string) error {
 	parts := strings.Split(hash, "$")
 	if len(parts) != 6 || parts[1] != "argon2id" {
 		return errors.New("unsupported password hash")
@@ -56,14 +73,17 @@ func CheckPassword(hash, password string) error {
 	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &mem, &iters, &threads); err != nil {
 		return fmt.Errorf("bad argon2 parameters: %w", err)
 	}
+	if mem > maxCheckMemoryKiB || iters > 100 || iters == 0 || threads == 0 {
+		return fmt.Errorf("argon2 parameters out of range: m=%d t=%d p=%d", mem, iters, threads)
+	}
 	b64 := base64.RawStdEncoding
 	salt, err := b64.DecodeString(parts[4])
 	if err != nil {
 		return fmt.Errorf("bad salt: %w", err)
 	}
 	want, err := b64.DecodeString(parts[5])
-	if err != nil {
-		return fmt.Errorf("bad key: %w", err)
+	if err != nil || len(want) < 16 || len(want) > 64 {
+		return errors.New("bad key")
 	}
 	got := argon2.IDKey([]byte(password), salt, iters, mem, threads, uint32(len(want)))
 	if subtle.ConstantTimeCompare(got, want) != 1 {

@@ -50,7 +50,7 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 	u := userFrom(r.Context())
 	current, password, password2 := r.PostFormValue("current"), r.PostFormValue("password"), r.PostFormValue("password2")
 	fe := &views.FormError{Fields: map[string]string{}}
-	if err := auth.CheckPassword(u.PasswordHash, current); errors.Is(err, auth.ErrMismatch) {
+	if err := s.hasher.Check(r.Context(), u.PasswordHash, current); errors.Is(err, auth.ErrMismatch) {
 		fe.Fields["current"] = "This is not your current password."
 	} else if err != nil {
 		s.fail(w, r, err)
@@ -62,7 +62,7 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 		s.renderAccount(w, r, http.StatusUnprocessableEntity, fe)
 		return
 	}
-	hash, err := auth.HashPassword(password)
+	hash, err := s.hasher.Hash(r.Context(), password)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -6,18 +6,13 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/views"
 )
-
-// dummyHash makes a login for an unknown user cost as much as one for a known user, so timing
-// does not reveal which names exist. It is a constant (the hash of "not a real password" with
-// auth's parameters, checked by TestDummyHashMatchesParameters): hashing it at package init
-// cost every start 64 MiB and a third of a second.
-const dummyHash = "$argon2id$v=19$m=65536,t=3,p=2$q+3U2XkyBFX3Oe7MdMBDCQ$NoBUF1Jlg7Ap5cm9Xe9jfaY+hiD0/w7suAz4HaRGSiQ"
 
 func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
 	if s.sendToSetup(w, r) {
@@ -30,44 +25,51 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimSpace(r.PostFormValue("username"))
 	password := r.PostFormValue("password")
 	next := safeNext(r.PostFormValue("next"))
-	// Throttle before any password check: per account (whether or not it exists, so the answer
-	// reveals nothing) and per client address.
-	keys := []string{accountKey(name), addrKey(s.clientAddr(r).String())}
-	if blocked, wait := s.team.limiter.blocked(s.now(), keys...); blocked {
-		mins := int(wait.Minutes()) + 1
+	form := views.LoginForm{Username: name, Next: next}
+	// The attempt is counted before any password is hashed (ratelimit.go), whether or not the
+	// account exists, so the answer reveals nothing and parallel guesses are counted too.
+	attempt, wait := s.limiter.begin(s.now(), name, s.clientAddr(r))
+	if attempt == nil {
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
-		s.render(w, r, http.StatusTooManyRequests, views.Login(s.page(r, "Log in"), views.LoginForm{
-			Username: name, Next: next, Err: &views.FormError{Form: fmt.Sprintf(
-				"Too many failed log-in attempts. Wait %d minutes and try again, or ask an administrator for a password-reset link.", mins)}}))
+		form.Err = &views.FormError{Form: tooManyMessage(wait)}
+		s.render(w, r, http.StatusTooManyRequests, views.Login(s.page(r, "Log in"), form))
 		return
 	}
 	u, err := s.db.UserByName(r.Context(), name)
 	switch {
 	case err == nil:
-		err = auth.CheckPassword(u.PasswordHash, password)
+		err = s.hasher.Check(r.Context(), u.PasswordHash, password)
 		if err == nil && u.Disabled {
 			err = auth.ErrMismatch
 		}
 	case errors.Is(err, store.ErrNotFound):
-		auth.CheckPassword(dummyHash, password)
-		err = auth.ErrMismatch
+		// Costs what a real check costs, so timing does not reveal which names exist.
+		err = s.hasher.CheckDummy(r.Context(), password)
 	}
 	if errors.Is(err, auth.ErrMismatch) {
-		s.team.limiter.fail(s.now(), keys...)
-		s.render(w, r, http.StatusUnauthorized, views.Login(s.page(r, "Log in"), views.LoginForm{
-			Username: name, Next: next, Err: &views.FormError{Form: "Wrong username or password."}}))
+		attempt.failed()
+		form.Err = &views.FormError{Form: "Wrong username or password."}
+		s.render(w, r, http.StatusUnauthorized, views.Login(s.page(r, "Log in"), form))
 		return
 	}
 	if err != nil {
+		attempt.cancel() // never checked: not the visitor's failure
 		s.fail(w, r, err)
 		return
 	}
-	s.team.limiter.clear(keys[0])
+	attempt.succeeded()
 	if err := s.startSession(w, r, u); err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+func tooManyMessage(wait time.Duration) string {
+	if wait < 2*time.Minute {
+		return fmt.Sprintf("Too many failed log-in attempts. Wait %d seconds and try again, or ask an administrator for a password-reset link.", int(wait.Seconds())+1)
+	}
+	return fmt.Sprintf("Too many failed log-in attempts. Wait %d minutes and try again, or ask an administrator for a password-reset link.", int(wait.Minutes())+1)
 }
 
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
@@ -109,7 +111,7 @@ func (s *Server) setup(w http.ResponseWriter, r *http.Request) {
 		s.render(w, r, http.StatusUnprocessableEntity, views.Setup(s.page(r, "Set up"), views.SetupForm{Username: name, Err: fe}))
 		return
 	}
-	hash, err := auth.HashPassword(password)
+	hash, err := s.hasher.Hash(r.Context(), password)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -117,6 +117,7 @@ type role struct {
 // TestAuthorizationMatrix sends every route of the router × {anonymous, member, admin} ×
 // {normal, private} and checks who gets in.
 func TestAuthorizationMatrix(t *testing.T) {
+	t.Parallel()
 	for _, private := range []bool{false, true} {
 		e := newEnv(t, Config{Private: private})
 		ctx := context.Background()
@@ -226,6 +227,7 @@ func checkAccess(t *testing.T, rt string, private bool, who string, acc access, 
 // TestAuthorizationTableRefusesUnknownRoutes: a route outside every known area is not silently
 // treated as public.
 func TestAuthorizationTableRefusesUnknownRoutes(t *testing.T) {
+	t.Parallel()
 	for _, rt := range [][2]string{{"GET", "/export"}, {"POST", "/administrator"}, {"GET", "/simulate-nothing"}} {
 		if a, ok := classify(rt[0], rt[1]); ok {
 			t.Errorf("%s %s classified as %s", rt[0], rt[1], accessNames[a])

@@ -12,6 +12,7 @@ import (
 )
 
 func TestFigureCacheBelongsToOneDeck(t *testing.T) {
+	t.Parallel()
 	var f figureCache
 	d1, d2 := &deck.Deck{}, &deck.Deck{}
 	f.put(d1, "a", []byte("<figure>1</figure>"))
@@ -28,6 +29,7 @@ func TestFigureCacheBelongsToOneDeck(t *testing.T) {
 }
 
 func TestFigureCacheStaysWithinBudget(t *testing.T) {
+	t.Parallel()
 	var f figureCache
 	d := &deck.Deck{}
 	big := []byte(strings.Repeat("x", figureCacheBytes/3+1))
@@ -44,6 +46,7 @@ func TestFigureCacheStaysWithinBudget(t *testing.T) {
 
 // The card page served from the cache is the one rendered fresh.
 func TestCardPageFigureCached(t *testing.T) {
+	t.Parallel()
 	e := newBenchEnv(t)
 	first, second := e.get("/cards/"+benchCard, false), e.get("/cards/"+benchCard, false)
 	if !strings.Contains(first.Body.String(), `id="simulation"`) {
@@ -56,6 +59,7 @@ func TestCardPageFigureCached(t *testing.T) {
 
 // The anonymous card page is rendered once per card and depth; signed-in users never get it.
 func TestAnonymousCardPageCached(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Config{})
 	member := e.signedIn("ada", "member")
 	anon := e.client()
@@ -81,6 +85,7 @@ func TestAnonymousCardPageCached(t *testing.T) {
 
 // A cached page goes out pre-compressed to clients that accept gzip, and plain to the others.
 func TestCachedPageGzip(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Config{})
 	e.signedIn("ada", "member") // setup done, so pages are served
 	get := func(enc string) (*http.Response, []byte) {

@@ -1,10 +1,12 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/http"
 
+	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/views"
 )
@@ -29,6 +31,9 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		status, msg = he.status, he.msg
 	case errors.Is(err, store.ErrNotFound):
 		status, msg = http.StatusNotFound, "There is nothing here."
+	case errors.Is(err, auth.ErrBusy):
+		w.Header().Set("Retry-After", "2")
+		status, msg = http.StatusServiceUnavailable, "The server is busy checking passwords. Try again in a few seconds."
 	case errors.Is(err, context.Canceled):
 		return // the client went away; nobody to answer
 	default:
@@ -43,19 +48,15 @@ func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, status int, m
 		return
 	}
 	p := s.page(r, http.StatusText(status))
-	buf := new(bytesBuffer)
-	if err := views.ErrorPage(p, status, msg).Render(r.Context(), buf); err != nil {
+	var buf bytes.Buffer
+	if err := views.ErrorPage(p, status, msg).Render(r.Context(), &buf); err != nil {
 		http.Error(w, msg, status)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
-	w.Write(buf.b)
+	w.Write(buf.Bytes())
 }
-
-type bytesBuffer struct{ b []byte }
-
-func (b *bytesBuffer) Write(p []byte) (int, error) { b.b = append(b.b, p...); return len(p), nil }
 
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 	s.errorPage(w, r, http.StatusNotFound, "There is nothing here.")

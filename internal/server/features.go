@@ -13,5 +13,4 @@ func (s *Server) featureRoutes(r chi.Router) {
 // initFeatures prepares each feature's state; called once from New.
 func (s *Server) initFeatures() {
 	s.initSim()
-	s.initTeam()
 }

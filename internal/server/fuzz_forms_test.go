@@ -169,7 +169,7 @@ func newFuzzEnv(f *testing.F) (*testEnv, func(testing.TB) string) {
 		f.Fatal(err)
 	}
 	e := &testEnv{db: db, now: time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)}
-	e.srv = New(Config{}, db, StaticDeck{d}, assets, slog.New(slog.NewTextHandler(io.Discard, nil)), func() time.Time { return e.now })
+	e.srv = New(Config{Hasher: testHasher}, db, StaticDeck{d}, assets, slog.New(slog.NewTextHandler(io.Discard, nil)), func() time.Time { return e.now })
 	u, err := db.CreateUser(context.Background(), "fuzz", dummyHash, store.RoleMember, e.now)
 	if err != nil {
 		f.Fatal(err)

@@ -202,6 +202,7 @@ func hostileCases(path, method, pattern string, names []string) []hostileCase {
 // visitor, a member and an admin. Never a 5xx; errors carry a message; the script payload is
 // never echoed unescaped; oversized bodies get a 413.
 func TestHostileInput(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Config{})
 	ctx := context.Background()
 	users := map[string]int64{}
@@ -361,6 +362,7 @@ func errorMessage(rec *httptest.ResponseRecorder) string {
 // is refused with a 413, and malformed form encoding with a 400, before any handler runs; they
 // used to reach handlers as forms with missing fields (a 303 from /logout, a 422 elsewhere).
 func TestHostileBodyWithoutLength(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Config{})
 	big := io.MultiReader(strings.NewReader("username=a&"), bytes.NewReader(bytes.Repeat([]byte("x"), maxBody)))
 	rec := serve(e, http.MethodPost, "/logout", "application/x-www-form-urlencoded", "", big, "")
@@ -376,6 +378,7 @@ func TestHostileBodyWithoutLength(t *testing.T) {
 // TestStudyAnswerJSON: a JSON client learns whether its rating was stored: 200 with the log row,
 // then 409 for the same answer again (stale reps), and a browser is sent on to the next card.
 func TestStudyAnswerJSON(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Config{})
 	u, err := e.db.CreateUser(context.Background(), "ada", dummyHash, store.RoleMember, e.now)
 	if err != nil {
@@ -409,6 +412,7 @@ func TestStudyAnswerJSON(t *testing.T) {
 // TestHostileLoginNextStaysOnSite: a login's next= with a tab or newline used to be sent back as
 // the Location; browsers drop those characters, so "/\t/evil.example" led to another site.
 func TestHostileLoginNextStaysOnSite(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Config{})
 	if _, err := e.db.CreateUser(context.Background(), "ada", dummyHash, store.RoleMember, e.now); err != nil {
 		t.Fatal(err)

@@ -96,7 +96,7 @@ func (s *Server) acceptInvite(w http.ResponseWriter, r *http.Request) {
 		s.render(w, r, http.StatusUnprocessableEntity, views.Signup(s.page(r, "Join"), form))
 		return
 	}
-	hash, err := auth.HashPassword(password)
+	hash, err := s.hasher.Hash(r.Context(), password)
 	if err != nil {
 		s.fail(w, redacted(r), err)
 		return
@@ -162,7 +162,7 @@ func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request) {
 		s.render(w, r, http.StatusUnprocessableEntity, views.Reset(s.page(r, "New password"), views.ResetForm{Action: "/reset/" + token, Name: u.Username, Err: fe}))
 		return
 	}
-	hash, err := auth.HashPassword(r.PostFormValue("password"))
+	hash, err := s.hasher.Hash(r.Context(), r.PostFormValue("password"))
 	if err != nil {
 		s.fail(w, redacted(r), err)
 		return
@@ -176,7 +176,7 @@ func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.InfoContext(r.Context(), "password reset through a link", "user", u.Username)
-	s.team.limiter.clear(accountKey(u.Username))
+	s.limiter.clearAccount(u.Username)
 	if err := s.startSession(w, r, u); err != nil {
 		s.fail(w, redacted(r), err)
 		return

@@ -16,6 +16,7 @@ import (
 // TestLogsCarryNoSecrets: passwords, one-time tokens and session cookies never reach the log,
 // whatever the outcome of the request.
 func TestLogsCarryNoSecrets(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	e := newEnv(t, Config{})
 	e.srv.log = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))

@@ -8,12 +8,8 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 )
 
-// metrics is the process-wide set of Prometheus series; features report through its exported
-// methods: AnswerRecorded, MockStarted, MockFinished, SimulationRan.
-var metrics = newMetrics()
-
-// MetricsHandler serves the Prometheus exposition format (for the separate metrics listener).
-func MetricsHandler() http.Handler { return metrics.handler() }
+// MetricsHandler serves this server's Prometheus series (for the separate metrics listener).
+func (s *Server) MetricsHandler() http.Handler { return s.metrics.handler() }
 
 // instrument counts and times every request by its route pattern, never by the raw path, so
 // the number of series stays bounded and no token in a path reaches the metrics.
@@ -25,19 +21,41 @@ func (s *Server) instrument(next http.Handler) http.Handler {
 			ww = middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		}
 		next.ServeHTTP(ww, r)
-		route := "unmatched"
-		if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
-			route = rc.RoutePattern()
-		}
-		status := ww.Status()
-		if status == 0 {
-			status = http.StatusOK
-		}
-		metrics.observeRequest(route, r.Method, status, time.Since(start))
+		s.metrics.observeRequest(routeLabel(r), methodLabel(r.Method), ww.Status(), time.Since(start))
 	})
+}
+
+// routeLabel is the matched route pattern: a closed set, fixed when the router is built.
+func routeLabel(r *http.Request) string {
+	if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
+		return rc.RoutePattern()
+	}
+	return "unmatched"
+}
+
+// methodLabel maps any method outside the standard ones to "OTHER", so a client inventing
+// methods cannot create series (or long log lines).
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return m
+	}
+	return "OTHER"
+}
+
+// statusLabel keeps the code label to real HTTP status codes (100-599).
+func statusLabel(status int) int {
+	switch {
+	case status == 0:
+		return http.StatusOK
+	case status < 100 || status > 599:
+		return 0
+	}
+	return status
 }
 
 // metricsPage serves /metrics to admins when no separate metrics address is configured.
 func (s *Server) metricsPage(w http.ResponseWriter, r *http.Request) {
-	MetricsHandler().ServeHTTP(w, r)
+	s.MetricsHandler().ServeHTTP(w, r)
 }

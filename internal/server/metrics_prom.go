@@ -18,12 +18,16 @@ type appMetrics struct {
 	duration   *prometheus.HistogramVec
 	answers    prometheus.Counter
 	mocks      *prometheus.CounterVec
-	deckCards  prometheus.Gauge
-	reloads    *prometheus.CounterVec
 	simSeconds prometheus.Histogram
 }
 
-func newMetrics() *appMetrics {
+// reloadCounter is what a reloadable deck reports for the reload counters.
+type reloadCounter interface {
+	ReloadCounts() (ok, failed int64)
+}
+
+// newMetrics builds the series of one server; the deck gauges read decks at scrape time.
+func newMetrics(decks DeckSource) *appMetrics {
 	m := &appMetrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -39,24 +43,38 @@ func newMetrics() *appMetrics {
 		mocks: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "rehearse_mock_sessions_total", Help: "Mock-interview sessions by event (started, finished).",
 		}, []string{"event"}),
-		deckCards: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "rehearse_deck_cards", Help: "Cards in the deck currently served.",
-		}),
-		reloads: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "rehearse_deck_reloads_total", Help: "Deck reloads by result (ok, failed).",
-		}, []string{"result"}),
 		simSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "rehearse_simulation_run_seconds", Help: "Time to run one rebalance simulation.",
 			Buckets: prometheus.ExponentialBuckets(0.0005, 4, 8),
 		}),
 	}
-	m.reg.MustRegister(m.requests, m.duration, m.answers, m.mocks, m.deckCards, m.reloads, m.simSeconds,
+	deckCards := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "rehearse_deck_cards", Help: "Cards in the deck currently served.",
+	}, func() float64 {
+		if d := decks.Deck(); d != nil {
+			return float64(d.Len())
+		}
+		return 0
+	})
+	m.reg.MustRegister(m.requests, m.duration, m.answers, m.mocks, deckCards, m.simSeconds,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	// Reloads are counted by the deck holder (SIGHUP reloads never pass through a handler).
+	rc, _ := decks.(reloadCounter)
+	for i, result := range []string{"ok", "failed"} {
+		m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "rehearse_deck_reloads_total", Help: "Deck reloads by result (ok, failed).",
+			ConstLabels: prometheus.Labels{"result": result},
+		}, func() float64 {
+			if rc == nil {
+				return 0
+			}
+			ok, failed := rc.ReloadCounts()
+			return float64([]int64{ok, failed}[i])
+		}))
+	}
 	// Both event series exist from the start, so rate() works before the first mock.
 	m.mocks.WithLabelValues("started")
 	m.mocks.WithLabelValues("finished")
-	m.reloads.WithLabelValues("ok")
-	m.reloads.WithLabelValues("failed")
 	return m
 }
 
@@ -72,12 +90,8 @@ func (m *appMetrics) MockFinished() { m.mocks.WithLabelValues("finished").Inc() 
 // SimulationRan records how long one simulation run took.
 func (m *appMetrics) SimulationRan(d time.Duration) { m.simSeconds.Observe(d.Seconds()) }
 
-func (m *appMetrics) setDeckSize(n int) { m.deckCards.Set(float64(n)) }
-
-func (m *appMetrics) deckReloaded(result string) { m.reloads.WithLabelValues(result).Inc() }
-
 func (m *appMetrics) observeRequest(route, method string, status int, d time.Duration) {
-	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
+	m.requests.WithLabelValues(route, method, strconv.Itoa(statusLabel(status))).Inc()
 	m.duration.WithLabelValues(route, method).Observe(d.Seconds())
 }
 

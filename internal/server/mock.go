@@ -197,7 +197,7 @@ func (s *Server) mockCreate(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	metrics.MockStarted()
+	s.metrics.MockStarted()
 	http.Redirect(w, r, mockURL(sess.ID, ""), http.StatusSeeOther)
 }
 

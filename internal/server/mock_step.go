@@ -346,7 +346,7 @@ func (s *Server) mockRate(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, err)
 			return
 		}
-		metrics.MockFinished()
+		s.metrics.MockFinished()
 		http.Redirect(w, r, mockURL(t.sess.ID, "/summary"), http.StatusSeeOther)
 		return
 	}
@@ -363,7 +363,7 @@ func (s *Server) recordMockReview(r *http.Request, t *mockTurn, rating srs.Ratin
 		var id int64
 		id, err = s.db.RecordReview(ctx, t.u.ID, t.card.ID, before, after, rating, now, t.a.Used.Milliseconds(), store.ModeMock)
 		if err == nil {
-			metrics.AnswerRecorded()
+			s.metrics.AnswerRecorded()
 			err = s.db.SetMockReviewLog(ctx, t.sess.ID, t.pos, id)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 )
 
 func TestClientAddrTrustedProxies(t *testing.T) {
+	t.Parallel()
 	proxies, err := ParseTrustedProxies("10.0.0.0/8, 192.168.1.1")
 	if err != nil {
 		t.Fatal(err)
@@ -41,6 +42,7 @@ func TestClientAddrTrustedProxies(t *testing.T) {
 }
 
 func TestSchemeAndAbsURL(t *testing.T) {
+	t.Parallel()
 	proxies, _ := ParseTrustedProxies("127.0.0.1")
 	s := &Server{cfg: Config{TrustedProxies: proxies}}
 	r := httptest.NewRequest("GET", "http://rehearse.test/", nil)

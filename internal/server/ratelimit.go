@@ -1,77 +1,157 @@
 package server
 
 import (
+	"net/netip"
 	"strings"
 	"sync"
 	"time"
 )
 
-// Login rate limits: failures allowed per window, per account name and per client address.
-// The per-account limit stops password guessing against one user from many addresses; the
-// per-address limit stops one address trying many users.
+// Login throttling (docs/operations.md, "Login throttling"). Attempts are counted when they
+// start, before the password is hashed, so concurrent guesses cannot all slip through while
+// the first ones are still being checked. Three keys:
+//   - (account, address): a few failures, then that address waits for that account only;
+//   - address: a bound on one address trying many accounts;
+//   - account: past a threshold the account is "hot" and addresses that already failed on it
+//     get one attempt per slowGap. Addresses that have not failed on it are never held back
+//     by the account, so an attacker cannot keep a known user out.
 const (
-	loginWindow      = 15 * time.Minute
-	loginFailsPerAcc = 10
-	loginFailsPerIP  = 30
-	limiterMaxKeys   = 50000 // beyond this, stale keys are swept on the next failure
+	loginWindow       = 15 * time.Minute
+	loginFailsPerPair = 5
+	loginFailsPerAddr = 30
+	loginFailsHot     = 10 // account failures in the window that make it hot
+	loginSlowGap      = time.Minute
+	limiterMaxKeys    = 50000 // beyond this, stale keys are swept on the next attempt
 )
 
-// loginLimiter remembers recent failed logins in memory (a restart forgets them, which is fine
-// for throttling).
+// loginLimiter remembers recent login attempts in memory (a restart forgets them, which is
+// fine for throttling; the data-directory lock keeps it to one server per database).
 type loginLimiter struct {
-	mu    sync.Mutex
-	fails map[string][]time.Time
+	mu       sync.Mutex
+	fails    map[string][]time.Time // key -> attempt times in the window, oldest first
+	lastSlow map[string]time.Time   // pair key -> last attempt let through while its account was hot
 }
 
-func newLoginLimiter() *loginLimiter { return &loginLimiter{fails: map[string][]time.Time{}} }
+func newLoginLimiter() *loginLimiter {
+	return &loginLimiter{fails: map[string][]time.Time{}, lastSlow: map[string]time.Time{}}
+}
 
-func accountKey(name string) string { return "u:" + strings.ToLower(name) }
-func addrKey(addr string) string    { return "a:" + addr }
+// loginAttempt is one counted attempt; the caller settles it once the password was checked.
+type loginAttempt struct {
+	l    *loginLimiter
+	at   time.Time
+	keys [3]string // pair, address, account
+}
 
-func limitFor(key string) int {
-	if strings.HasPrefix(key, "u:") {
-		return loginFailsPerAcc
+// addrBucket is the address as the limiter sees it: IPv6 clients by their /64, since one host
+// usually holds a whole /64.
+func addrBucket(a netip.Addr) string {
+	if a.Is6() && !a.Is4In6() {
+		p, _ := a.Prefix(64)
+		return p.String()
 	}
-	return loginFailsPerIP
+	return a.Unmap().String()
 }
 
-// blocked reports whether any key has used up its failures, and for how long it stays blocked.
-func (l *loginLimiter) blocked(now time.Time, keys ...string) (bool, time.Duration) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var wait time.Duration
-	for _, k := range keys {
-		list := l.recent(k, now)
-		if n := limitFor(k); len(list) >= n {
-			// Blocked until the oldest failure that keeps the count at the limit leaves the window.
-			wait = max(wait, list[len(list)-n].Add(loginWindow).Sub(now))
-		}
-	}
-	return wait > 0, wait
-}
-
-// fail records one failed attempt against every key.
-func (l *loginLimiter) fail(now time.Time, keys ...string) {
+// begin counts an attempt for account from addr, or refuses it with how long to wait.
+func (l *loginLimiter) begin(now time.Time, account string, addr netip.Addr) (*loginAttempt, time.Duration) {
+	acc := "u:" + strings.ToLower(account)
+	a := "a:" + addrBucket(addr)
+	pair := acc + "|" + a
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.fails) > limiterMaxKeys {
-		for k := range l.fails {
-			l.recent(k, now)
+		l.sweep(now)
+	}
+	var wait time.Duration
+	if list := l.recent(pair, now); len(list) >= loginFailsPerPair {
+		wait = max(wait, list[len(list)-loginFailsPerPair].Add(loginWindow).Sub(now))
+	}
+	if list := l.recent(a, now); len(list) >= loginFailsPerAddr {
+		wait = max(wait, list[len(list)-loginFailsPerAddr].Add(loginWindow).Sub(now))
+	}
+	hot := len(l.recent(acc, now)) >= loginFailsHot
+	knownBad := len(l.recent(pair, now)) > 0
+	if wait == 0 && hot && knownBad {
+		if last, ok := l.lastSlow[pair]; ok && now.Sub(last) < loginSlowGap {
+			wait = loginSlowGap - now.Sub(last)
 		}
 	}
-	for _, k := range keys {
-		l.fails[k] = append(l.recent(k, now), now)
+	if wait > 0 {
+		return nil, wait
+	}
+	if hot && knownBad {
+		l.lastSlow[pair] = now
+	}
+	at := &loginAttempt{l: l, at: now, keys: [3]string{pair, a, acc}}
+	for _, k := range at.keys {
+		l.fails[k] = append(l.fails[k], now)
+	}
+	return at, 0
+}
+
+// failed keeps the attempt counted (it was counted when it began).
+func (at *loginAttempt) failed() {}
+
+// succeeded forgets the address's failures on this account and refunds this attempt.
+func (at *loginAttempt) succeeded() {
+	at.l.mu.Lock()
+	defer at.l.mu.Unlock()
+	delete(at.l.fails, at.keys[0])
+	delete(at.l.lastSlow, at.keys[0])
+	at.l.refund(at.at, at.keys[1:]...)
+}
+
+// cancel refunds an attempt whose password was never checked (server busy, database error).
+func (at *loginAttempt) cancel() {
+	at.l.mu.Lock()
+	defer at.l.mu.Unlock()
+	at.l.refund(at.at, at.keys[:]...)
+}
+
+// clearAccount forgets every failure recorded against an account (after a password reset).
+func (l *loginLimiter) clearAccount(account string) {
+	acc := "u:" + strings.ToLower(account)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.fails, acc)
+	for k := range l.fails {
+		if strings.HasPrefix(k, acc+"|") {
+			delete(l.fails, k)
+		}
 	}
 }
 
-// clear forgets an account's failures after a successful login.
-func (l *loginLimiter) clear(key string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	delete(l.fails, key)
+// refund removes one attempt made at t from each key (mu held).
+func (l *loginLimiter) refund(t time.Time, keys ...string) {
+	for _, k := range keys {
+		list := l.fails[k]
+		for i := len(list) - 1; i >= 0; i-- {
+			if list[i].Equal(t) {
+				list = append(list[:i:i], list[i+1:]...)
+				break
+			}
+		}
+		if len(list) == 0 {
+			delete(l.fails, k)
+		} else {
+			l.fails[k] = list
+		}
+	}
 }
 
-// recent drops failures older than the window and returns the rest (mu held).
+func (l *loginLimiter) sweep(now time.Time) {
+	for k := range l.fails {
+		l.recent(k, now)
+	}
+	for k, t := range l.lastSlow {
+		if now.Sub(t) > loginWindow {
+			delete(l.lastSlow, k)
+		}
+	}
+}
+
+// recent drops attempts older than the window and returns the rest (mu held).
 func (l *loginLimiter) recent(k string, now time.Time) []time.Time {
 	list := l.fails[k]
 	i := 0

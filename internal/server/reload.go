@@ -42,6 +42,8 @@ type DeckHolder struct {
 
 	mu     sync.Mutex // serialises reloads and guards status
 	status ReloadStatus
+
+	reloadsOK, reloadsFailed atomic.Int64 // for the metrics
 }
 
 // NewDeckHolder holds d, loaded from source; load re-reads the source (nil: not reloadable).
@@ -49,8 +51,12 @@ func NewDeckHolder(d *deck.Deck, source string, load func() (*deck.Deck, error))
 	h := &DeckHolder{load: load, now: time.Now}
 	h.cur.Store(d)
 	h.status = ReloadStatus{Source: source, Embedded: load == nil, LoadedAt: h.now()}
-	metrics.setDeckSize(d.Len())
 	return h
+}
+
+// ReloadCounts reports how many reloads succeeded and failed since start (for the metrics).
+func (h *DeckHolder) ReloadCounts() (ok, failed int64) {
+	return h.reloadsOK.Load(), h.reloadsFailed.Load()
 }
 
 // Deck returns the current deck.
@@ -68,7 +74,7 @@ func (h *DeckHolder) Reload() error {
 		err = errors.New("the loader returned no deck")
 	}
 	if err != nil {
-		metrics.deckReloaded("failed")
+		h.reloadsFailed.Add(1)
 		h.status.FailedAt, h.status.Errors, h.status.OtherError = h.now(), nil, ""
 		var list deck.ErrorList
 		if errors.As(err, &list) {
@@ -79,8 +85,7 @@ func (h *DeckHolder) Reload() error {
 		return err
 	}
 	h.cur.Store(d)
-	metrics.setDeckSize(d.Len())
-	metrics.deckReloaded("ok")
+	h.reloadsOK.Add(1)
 	h.status.LoadedAt, h.status.FailedAt, h.status.Errors, h.status.OtherError = h.now(), time.Time{}, nil, ""
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/views"
@@ -28,7 +29,18 @@ type Config struct {
 	TrustedProxies   []netip.Prefix // reverse proxies whose X-Forwarded-For/Proto are believed (proxy.go)
 	MetricsElsewhere bool           // metrics have their own listener, so /metrics is not routed here
 	ContentDir       string         // the --content directory ("" when the deck is embedded); imports are saved here
+
+	// Hasher hashes and checks passwords; nil means production argon2id parameters with
+	// hashSlots computations at once. Tests pass cheap parameters.
+	Hasher *auth.Hasher
 }
+
+// At most hashSlots argon2 computations (64 MiB each) run at once; a login waits up to
+// hashWait for a slot, then gets a 503 with Retry-After.
+const (
+	hashSlots = 2
+	hashWait  = 2 * time.Second
+)
 
 // DeckSource hands out the current deck; reloading swaps it atomically.
 type DeckSource interface {
@@ -52,9 +64,11 @@ type Server struct {
 
 	setupDone atomic.Bool // true once any user exists: the setup page closes for good
 
-	sim     simState    // sim.go
-	team    teamState   // team.go
-	figures figureCache // cardcache.go: rendered card simulation figures
+	hasher  *auth.Hasher
+	limiter *loginLimiter // ratelimit.go: failed logins per account and address
+	metrics *appMetrics   // metrics_prom.go: this server's Prometheus registry
+	sim     simState      // sim.go
+	figures figureCache   // cardcache.go: rendered card simulation figures
 }
 
 // New builds a server. now may be nil (time.Now).
@@ -65,11 +79,12 @@ func New(cfg Config, db *store.DB, decks DeckSource, assets *web.Assets, log *sl
 	if cfg.SessionTTL == 0 {
 		cfg.SessionTTL = 30 * 24 * time.Hour
 	}
-	s := &Server{cfg: cfg, db: db, decks: decks, log: log, assets: assets, now: now}
-	s.initFeatures()
-	if d := decks.Deck(); d != nil {
-		metrics.setDeckSize(d.Len())
+	if cfg.Hasher == nil {
+		cfg.Hasher = auth.NewHasher(auth.Production, hashSlots, hashWait)
 	}
+	s := &Server{cfg: cfg, db: db, decks: decks, log: log, assets: assets, now: now,
+		hasher: cfg.Hasher, limiter: newLoginLimiter(), metrics: newMetrics(decks)}
+	s.initFeatures()
 	return s
 }
 

@@ -17,10 +17,18 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/web"
 )
+
+// testHasher makes and checks hashes with cheap argon2 parameters: the same code path as
+// production at a thousandth of the cost, so tests are not dominated by password hashing.
+var testHasher = auth.NewHasher(auth.Cheap, 4, time.Minute)
+
+// dummyHash is a hash of auth.DummyPassword ("not a real password") for test users.
+var dummyHash = testHasher.DummyHash()
 
 // testEnv is a real server over a temp-file database and the test deck.
 type testEnv struct {
@@ -33,6 +41,9 @@ type testEnv struct {
 
 func newEnv(t *testing.T, cfg Config) *testEnv {
 	t.Helper()
+	if cfg.Hasher == nil {
+		cfg.Hasher = testHasher
+	}
 	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "r.db"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -100,6 +111,7 @@ func (e *testEnv) signedIn(name, role string) *http.Client {
 }
 
 func TestSetupThenLoginLogout(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Config{})
 	c := e.client()
 	resp, _ := e.get(c, "/")
@@ -164,6 +176,7 @@ func TestSetupThenLoginLogout(t *testing.T) {
 }
 
 func TestCardPage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Config{})
 	e.signedIn("ada", store.RoleAdmin)
 	resp, doc := e.get(e.client(), "/cards/sample-eager")
@@ -215,6 +228,7 @@ func TestCardPage(t *testing.T) {
 }
 
 func TestHomeTopicSearch(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Config{})
 	e.signedIn("ada", store.RoleAdmin)
 	_, doc := e.get(e.client(), "/")
@@ -243,6 +257,7 @@ func TestHomeTopicSearch(t *testing.T) {
 }
 
 func TestSecurityBasics(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Config{})
 	e.signedIn("ada", store.RoleAdmin)
 	resp, _ := e.get(e.client(), "/")
@@ -276,6 +291,7 @@ func TestSecurityBasics(t *testing.T) {
 }
 
 func TestStaticAssetsHashed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Config{})
 	e.signedIn("ada", store.RoleAdmin)
 	_, doc := e.get(e.client(), "/")

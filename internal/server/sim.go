@@ -77,7 +77,7 @@ func (s *Server) runSim(ctx context.Context, sc rebalance.Scenario, lim rebalanc
 	defer cancel()
 	start := time.Now()
 	res, err := rebalance.Run(ctx, sc, lim)
-	metrics.SimulationRan(time.Since(start))
+	s.metrics.SimulationRan(time.Since(start))
 	if errors.Is(err, rebalance.ErrBudget) {
 		if ctx.Err() == context.Canceled {
 			return nil, context.Canceled

@@ -43,7 +43,7 @@ func newSimEnv(t *testing.T, fsys fs.FS) *testEnv {
 	}
 	e := &testEnv{t: t, db: db, now: time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	e.srv = New(Config{}, db, StaticDeck{d}, assets, log, func() time.Time { return e.now })
+	e.srv = New(Config{Hasher: testHasher}, db, StaticDeck{d}, assets, log, func() time.Time { return e.now })
 	e.ts = httptest.NewServer(e.srv.Handler())
 	t.Cleanup(e.ts.Close)
 	return e
@@ -56,6 +56,7 @@ func metricCells(doc *goquery.Document, metric string) []string {
 }
 
 func TestSimCardFigure(t *testing.T) {
+	t.Parallel()
 	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
 	resp, doc := e.get(e.client(), "/cards/sim-join")
 	if resp.StatusCode != 200 {
@@ -149,6 +150,7 @@ func TestSimCardFigure(t *testing.T) {
 }
 
 func TestSimCardResultsAreCached(t *testing.T) {
+	t.Parallel()
 	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
 	_, first := e.get(e.client(), "/cards/sim-join")
 	if n := e.srv.sim.cache.len(); n != 2 {
@@ -171,6 +173,7 @@ func TestSimCardResultsAreCached(t *testing.T) {
 }
 
 func TestSimCacheBounded(t *testing.T) {
+	t.Parallel()
 	c := newSimCache(2, 10)
 	small := &rebalance.Result{Items: []string{"a"}}
 	c.put("a", small)
@@ -208,6 +211,7 @@ func labQuery(set ...string) string {
 }
 
 func TestSimLabProtocolChangesMetrics(t *testing.T) {
+	t.Parallel()
 	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
 	resp, eager := e.get(e.client(), labJoin+"&p=eager")
 	if resp.StatusCode != 200 {
@@ -242,6 +246,7 @@ func TestSimLabProtocolChangesMetrics(t *testing.T) {
 }
 
 func TestSimLabBadValues(t *testing.T) {
+	t.Parallel()
 	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
 	for _, tc := range []struct{ query, field string }{
 		{labQuery("p", "eager", "heartbeat", "50", "session", "10"), "heartbeat"},
@@ -277,6 +282,7 @@ func TestSimLabBadValues(t *testing.T) {
 }
 
 func TestSimLabPresetAndScrubber(t *testing.T) {
+	t.Parallel()
 	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
 	resp, doc := e.get(e.client(), "/sim")
 	if resp.StatusCode != 200 || doc.Find("svg.tl").Length() != 2 {
@@ -323,6 +329,7 @@ func TestSimLabPresetAndScrubber(t *testing.T) {
 }
 
 func TestSimAPI(t *testing.T) {
+	t.Parallel()
 	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
 	sc, _ := rebalance.Preset("consumer-join")
 	body, _ := json.Marshal(sc)
@@ -372,6 +379,7 @@ func TestSimAPI(t *testing.T) {
 // TestSimEveryContentCard renders every card of the real deck: each simulation has its caption
 // and one timeline per compared variant.
 func TestSimEveryContentCard(t *testing.T) {
+	t.Parallel()
 	e := newSimEnv(t, content.FS)
 	d := e.srv.deck()
 	withSim := 0
@@ -402,6 +410,7 @@ func TestSimEveryContentCard(t *testing.T) {
 }
 
 func TestSimOverBudget(t *testing.T) {
+	t.Parallel()
 	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
 	e.srv.sim.web.MaxSteps = 1 // every run is over budget at its first step
 	resp, doc := e.get(e.client(), labQuery("p", "eager"))
@@ -426,6 +435,7 @@ func TestSimOverBudget(t *testing.T) {
 }
 
 func TestSimLabCapsRows(t *testing.T) {
+	t.Parallel()
 	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
 	resp, doc := e.get(e.client(), labQuery("p", "cooperative", "partitions", "40"))
 	if resp.StatusCode != 200 {

@@ -257,7 +257,7 @@ func (s *Server) studyAnswer(w http.ResponseWriter, r *http.Request) {
 	after := scheduler(u).Review(before, rating, now)
 	id, err := s.db.RecordReview(ctx, u.ID, c.ID, before, after, rating, now, took.Milliseconds(), store.ModeStudy)
 	if err == nil {
-		metrics.AnswerRecorded()
+		s.metrics.AnswerRecorded()
 	}
 	if errors.Is(err, store.ErrConflict) {
 		err = errStaleAnswer

@@ -14,15 +14,9 @@ import (
 	"github.com/rehearse/rehearse/internal/views"
 )
 
-// Team and administration: invites, accounts, the admin page, login throttling and the team
+// Team and administration: invites, accounts, the admin page and the team
 // view. Who may see /team: any signed-in user (admins and members alike) — it is a team tool,
 // and anyone who prefers not to appear hides themselves from /account.
-
-type teamState struct {
-	limiter *loginLimiter // failed logins per account and per client address
-}
-
-func (s *Server) initTeam() { s.team.limiter = newLoginLimiter() }
 
 func (s *Server) teamRoutes(r chi.Router) {
 	s.inviteRoutes(r)  // invite.go: /invite/{token}, /reset/{token}

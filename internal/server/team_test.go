@@ -14,6 +14,7 @@ import (
 )
 
 func TestTeamView(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Config{})
 	ctx := context.Background()
 	viewer := e.signedIn("carol", store.RoleMember)
@@ -95,6 +96,7 @@ func TestTeamView(t *testing.T) {
 }
 
 func TestMockScoresAverageSessions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Config{})
 	// Two sessions: one perfect answer (100), then one answer with nothing covered, over time and
 	// rated Again (0): the average of the sessions is 50.
