@@ -14,7 +14,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/rehearse/rehearse/internal/deck"
-	"github.com/rehearse/rehearse/internal/mock"
+	"github.com/rehearse/rehearse/internal/interview"
 	"github.com/rehearse/rehearse/internal/srs"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/views"
@@ -129,7 +129,7 @@ func (s *Server) mockCreate(w http.ResponseWriter, r *http.Request) {
 	fe := &views.FormError{Fields: map[string]string{}}
 	st := store.MockSettings{Depth: f.depth, Clock: f.clock, FollowUps: f.followUps, RecordReviews: f.record, Tags: f.tags}
 	n, err := strconv.Atoi(f.n)
-	if err != nil || n < 1 || n > mock.MaxQuestions {
+	if err != nil || n < 1 || n > interview.MaxQuestions {
 		fe.Fields["n"] = "Choose between 1 and 20 questions."
 	}
 	st.N = n
@@ -178,9 +178,9 @@ func (s *Server) mockCreate(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	now := s.now()
-	cards, err := mock.Select(d.Cards, states, now, mock.Options{N: n, Topics: topicNames, Tags: f.tags,
+	cards, err := interview.Select(d.Cards, states, now, interview.Options{N: n, Topics: topicNames, Tags: f.tags,
 		Seeded: st.Seeded, Seed: st.Seed, Scheduler: scheduler(u)})
-	if errors.Is(err, mock.ErrNoCards) {
+	if errors.Is(err, interview.ErrNoCards) {
 		fe.Form = "No card matches these topics and tags; tick fewer."
 		s.renderMockSetup(w, r, http.StatusUnprocessableEntity, f, fe)
 		return
@@ -216,7 +216,7 @@ func mockQuestionFor(c *deck.Card, st store.MockSettings) store.MockQuestion {
 		}
 	}
 	if st.FollowUps {
-		q.FollowUpIndex = mock.FollowUpIndex(st.Seed, c.ID, len(c.FollowUps))
+		q.FollowUpIndex = interview.FollowUpIndex(st.Seed, c.ID, len(c.FollowUps))
 		base := c.Timing.Basics
 		if st.Target > 0 {
 			base = st.Target

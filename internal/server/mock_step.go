@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,9 +13,10 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/rehearse/rehearse/internal/deck"
-	"github.com/rehearse/rehearse/internal/mock"
+	"github.com/rehearse/rehearse/internal/interview"
 	"github.com/rehearse/rehearse/internal/srs"
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/study"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
@@ -151,12 +153,12 @@ func (s *Server) mockStep(w http.ResponseWriter, r *http.Request) {
 // until the user saves corrections); the "why" notes re-run the heuristic to explain them.
 func (s *Server) reviewView(t *mockTurn) views.MockReview {
 	a := t.a
-	check := mock.CheckAnswer(t.card, a.Typed)
+	check := interview.CheckAnswer(t.card, a.Typed)
 	v := views.MockReview{Progress: t.progress(), Card: t.card, Depth: t.sess.Settings.Depth, Typed: a.Typed,
 		Used: a.Used, Target: a.Target, Expired: a.Expired, HasFollowUp: t.hasFollowUp() && !a.Checked,
 		Heuristic: "Ticked in advance: a point counts as made when your answer holds at least half of its key terms (two or more when it has three or more); a pitfall is flagged when one sentence holds its quoted phrase or most of its distinctive terms, with the same negation. Correct anything it got wrong."}
 	for i, b := range t.card.Answer {
-		item := views.MockCheckItem{Index: i, Block: b, Checked: containsInt(a.Covered, i)}
+		item := views.MockCheckItem{Index: i, Block: b, Checked: slices.Contains(a.Covered, i)}
 		if a.Typed != "" && i < len(check.Bullets) {
 			bc := check.Bullets[i]
 			item.Why = fmt.Sprintf("matched %d of %d key terms, %d needed", len(bc.Matched), len(bc.Terms), bc.Need)
@@ -167,22 +169,13 @@ func (s *Server) reviewView(t *mockTurn) views.MockReview {
 		v.Bullets = append(v.Bullets, item)
 	}
 	for i, p := range t.card.Pitfalls {
-		item := views.MockCheckItem{Index: i, Block: p, Checked: containsInt(a.PitfallsHit, i)}
+		item := views.MockCheckItem{Index: i, Block: p, Checked: slices.Contains(a.PitfallsHit, i)}
 		if a.Typed != "" && i < len(check.Pitfalls) && check.Pitfalls[i].Flagged {
 			item.Why = "flagged: your answer says " + strings.Join(check.Pitfalls[i].Matched, ", ")
 		}
 		v.Pitfalls = append(v.Pitfalls, item)
 	}
 	return v
-}
-
-func containsInt(xs []int, x int) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
 
 // typedText reads the optional typed answer, trimmed and capped.
@@ -224,10 +217,10 @@ func (s *Server) mockAnswer(w http.ResponseWriter, r *http.Request) {
 // submitMain stores the answer with the heuristic's ticks and moves on to the review.
 func (s *Server) submitMain(w http.ResponseWriter, r *http.Request, t *mockTurn, sub store.MockSubmission) {
 	if sub.Typed != "" {
-		check := mock.CheckAnswer(t.card, sub.Typed)
+		check := interview.CheckAnswer(t.card, sub.Typed)
 		sub.Covered, sub.Pitfalls = check.Covered(), check.Flagged()
 	}
-	if err := s.db.SubmitMockAnswer(r.Context(), t.sess.ID, t.pos, sub); err != nil && !errors.Is(err, store.ErrConflict) {
+	if err := s.db.SubmitMockAnswer(r.Context(), t.sess.ID, t.pos, sub); err != nil && !errors.Is(err, store.ErrStale) {
 		s.fail(w, r, err)
 		return
 	}
@@ -242,7 +235,7 @@ func checklist(r *http.Request, name string, n int) ([]int, error) {
 		if err != nil || i < 0 || i >= n {
 			return nil, errStatus(http.StatusBadRequest, fmt.Sprintf("The checklist item %q does not exist on this card.", v))
 		}
-		if !containsInt(out, i) {
+		if !slices.Contains(out, i) {
 			out = append(out, i)
 		}
 	}
@@ -260,7 +253,7 @@ func (s *Server) saveChecklist(r *http.Request, t *mockTurn) error {
 		return err
 	}
 	err = s.db.SaveMockChecklist(r.Context(), t.sess.ID, t.pos, covered, pitfalls)
-	if errors.Is(err, store.ErrConflict) {
+	if errors.Is(err, store.ErrStale) {
 		return nil // already rated meanwhile: nothing left to correct
 	}
 	return err
@@ -298,7 +291,7 @@ func (s *Server) mockFollowUp(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) submitFollowUp(w http.ResponseWriter, r *http.Request, t *mockTurn, now time.Time, used time.Duration, typed string) {
-	if err := s.db.SubmitFollowUp(r.Context(), t.sess.ID, t.pos, now, used, typed); err != nil && !errors.Is(err, store.ErrConflict) {
+	if err := s.db.SubmitFollowUp(r.Context(), t.sess.ID, t.pos, now, used, typed); err != nil && !errors.Is(err, store.ErrStale) {
 		s.fail(w, r, err)
 		return
 	}
@@ -331,7 +324,7 @@ func (s *Server) mockRate(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	err = s.db.ClaimMockRating(ctx, t.sess.ID, t.pos, rating, now)
-	if errors.Is(err, store.ErrConflict) {
+	if errors.Is(err, store.ErrStale) {
 		http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
 		return
 	} else if err != nil {
@@ -353,19 +346,16 @@ func (s *Server) mockRate(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
 }
 
-// recordMockReview feeds the rating to the study schedule. The mock carries on if it fails:
-// the rating is already saved, and the summary shows the review as not recorded.
+// recordMockReview feeds the rating to the study schedule through the same use case as study.
+// The mock carries on if it fails: the rating is already saved, and the summary shows the review
+// as not recorded.
 func (s *Server) recordMockReview(r *http.Request, t *mockTurn, rating srs.Rating, now time.Time) {
 	ctx := r.Context()
-	before, _, err := s.db.CardState(ctx, t.u.ID, t.card.ID)
+	res, err := study.Rate(ctx, s.db, scheduler(t.u), study.Answer{UserID: t.u.ID, CardID: t.card.ID, Rating: rating,
+		At: now, Took: t.a.Used, Mode: study.ModeMock, ShownReps: -1})
 	if err == nil {
-		after := scheduler(t.u).Review(before, rating, now)
-		var id int64
-		id, err = s.db.RecordReview(ctx, t.u.ID, t.card.ID, before, after, rating, now, t.a.Used.Milliseconds(), store.ModeMock)
-		if err == nil {
-			s.metrics.AnswerRecorded()
-			err = s.db.SetMockReviewLog(ctx, t.sess.ID, t.pos, id)
-		}
+		s.metrics.AnswerRecorded()
+		err = s.db.SetMockReviewLog(ctx, t.sess.ID, t.pos, res.LogID)
 	}
 	if err != nil {
 		s.log.WarnContext(ctx, "mock review not recorded", "session", t.sess.ID, "card", t.card.ID, "err", err)

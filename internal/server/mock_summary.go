@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rehearse/rehearse/internal/mock"
+	"github.com/rehearse/rehearse/internal/interview"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/views"
 )
@@ -32,7 +32,7 @@ func (s *Server) mockRows(sess *store.MockSession) []views.MockSummaryRow {
 		}
 		row.Bullets = bullets
 		if row.Answered {
-			row.Score = mock.Score(mock.Result{Bullets: bullets, Covered: row.Covered, PitfallsHit: row.PitfallsHit,
+			row.Score = interview.Score(interview.Result{Bullets: bullets, Covered: row.Covered, PitfallsHit: row.PitfallsHit,
 				Used: a.Used, Target: a.Target, Rating: a.Rating})
 		}
 		rows = append(rows, row)
@@ -68,7 +68,7 @@ func (s *Server) mockSummary(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := views.MockSummary{ID: sess.ID, Status: sess.Status, Created: sess.CreatedAt, Rows: s.mockRows(sess),
-		Explanation: mock.ScoreExplanation, SameLink: sameQuestionsLink(sess.Settings), Recording: sess.Settings.RecordReviews}
+		Explanation: interview.ScoreExplanation, SameLink: sameQuestionsLink(sess.Settings), Recording: sess.Settings.RecordReviews}
 	var scores []float64
 	for i := range v.Rows {
 		row := &v.Rows[i]
@@ -83,7 +83,7 @@ func (s *Server) mockSummary(w http.ResponseWriter, r *http.Request) {
 			v.Weakest = row
 		}
 	}
-	v.Answered, v.Overall = len(scores), mock.Overall(scores)
+	v.Answered, v.Overall = len(scores), interview.Overall(scores)
 	if len(scores) < 2 { // with one answer, strongest and weakest say nothing
 		v.Strongest, v.Weakest = nil, nil
 	}
@@ -114,7 +114,7 @@ func (s *Server) mockHistory(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		row.Answered, row.Time, row.HasScore = len(scores), used, len(scores) > 0
-		row.Score = mock.Overall(scores)
+		row.Score = interview.Overall(scores)
 		v.Rows = append(v.Rows, row)
 		if row.HasScore {
 			trend = append(trend, trendSession{at: sess.CreatedAt, score: row.Score, ratio: float64(used) / float64(max(target, 1))})

@@ -15,11 +15,16 @@ import (
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/srs"
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/study"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
-// maxAnswerTime caps the recorded time taken: a tab left open overnight is not an 8-hour answer.
-const maxAnswerTime = time.Hour
+// swapHeader marks study.js's requests: the answer's response is then the next page itself
+// (200, its address in studyURLHeader) rather than a redirect that costs a second request.
+const (
+	swapHeader     = "X-Rehearse-Swap"
+	studyURLHeader = "X-Rehearse-URL"
+)
 
 func (s *Server) studyRoutes(r chi.Router) {
 	r.Group(func(r chi.Router) {
@@ -111,24 +116,32 @@ func studyURL(f views.StudyFilter, extra url.Values) string {
 }
 
 // queueFor builds the user's queue over cards at now.
-func (s *Server) queueFor(r *http.Request, u *store.User, cards []*deck.Card, states map[string]srs.Card, now time.Time) (studyQueue, error) {
+func (s *Server) queueFor(r *http.Request, u *store.User, cards []*deck.Card, states map[string]srs.Card, now time.Time) (study.Queue, error) {
 	loc := userLocation(u)
-	today := store.DayStart(store.StudyDay(now, loc), loc)
+	today := study.DayStart(study.Day(now, loc), loc)
 	newToday, err := s.db.NewIntroducedSince(r.Context(), u.ID, today)
 	if err != nil {
-		return studyQueue{}, err
+		return study.Queue{}, err
 	}
-	return buildQueue(queueInput{Cards: cards, States: states, Now: now, Loc: loc,
+	return study.BuildQueue(study.QueueInput{Cards: cards, States: states, Now: now, Loc: loc,
 		NewLimit: u.Settings.NewPerDay, NewToday: newToday}), nil
 }
 
 func (s *Server) study(w http.ResponseWriter, r *http.Request) {
-	ctx, u, now := r.Context(), userFrom(r.Context()), s.now()
 	cards, filter, err := s.studyScope(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
+	q := r.URL.Query()
+	s.showStudy(w, r, cards, filter, q.Get("card"), q.Get("reveal") == "1", q.Get("shown_at"))
+}
+
+// showStudy renders the study page: the next card of the queue over cards, or pin (a card id)
+// when it names one. The answer and undo handlers call it too, for study.js.
+func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck.Card, filter views.StudyFilter,
+	pin string, revealed bool, shownAt string) {
+	ctx, u, now := r.Context(), userFrom(r.Context()), s.now()
 	states, err := s.db.CardStates(ctx, u.ID)
 	if err != nil {
 		s.fail(w, r, err)
@@ -142,9 +155,9 @@ func (s *Server) study(w http.ResponseWriter, r *http.Request) {
 	v := views.StudyPage{Filter: filter, Learning: len(q.Learning), Review: len(q.Review), New: len(q.New),
 		Depth: u.Settings.DefaultDepth}
 	v.Card = q.Next()
-	// ?card= pins a card: the reveal form and an undo bring back the exact card they concern.
-	if id := r.URL.Query().Get("card"); id != "" {
-		if c, ok := s.deck().Card(id); ok {
+	// A pinned card: the reveal form and an undo bring back the exact card they concern.
+	if pin != "" {
+		if c, ok := s.deck().Card(pin); ok {
 			v.Card = c
 		}
 	}
@@ -165,14 +178,14 @@ func (s *Server) study(w http.ResponseWriter, r *http.Request) {
 	st := states[v.Card.ID]
 	v.Kind = queueKind(st)
 	v.Reps = st.Reps
-	v.Revealed = r.URL.Query().Get("reveal") == "1"
+	v.Revealed = revealed
 	v.ShownAt = now.UnixMilli()
-	if t, err := strconv.ParseInt(r.URL.Query().Get("shown_at"), 10, 64); err == nil && v.Revealed {
-		if at := time.UnixMilli(t); !at.After(now) && now.Sub(at) <= maxAnswerTime {
+	if t, err := strconv.ParseInt(shownAt, 10, 64); err == nil && v.Revealed {
+		if at := time.UnixMilli(t); !at.After(now) && now.Sub(at) <= study.MaxAnswerTime {
 			v.ShownAt = t
 		}
 	}
-	for i, c := range scheduler(u).Preview(st, now) {
+	for i, c := range study.Preview(scheduler(u), v.Card.ID, st, now) {
 		rating := srs.Rating(i + 1)
 		v.Buttons = append(v.Buttons, views.StudyButton{Rating: int(rating), Label: ratingLabel(rating),
 			Interval: srs.FormatInterval(c.Due.Sub(now))})
@@ -223,7 +236,7 @@ func whenText(t, now time.Time, loc *time.Location) string {
 
 func (s *Server) studyAnswer(w http.ResponseWriter, r *http.Request) {
 	ctx, u, now := r.Context(), userFrom(r.Context()), s.now()
-	_, filter, err := s.studyScope(r)
+	cards, filter, err := s.studyScope(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -239,50 +252,40 @@ func (s *Server) studyAnswer(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errStatus(http.StatusUnprocessableEntity, "Choose a rating from 1 (again) to 4 (easy)."))
 		return
 	}
-	var took time.Duration
+	a := study.Answer{UserID: u.ID, CardID: c.ID, Rating: rating, At: now, Mode: study.ModeStudy, ShownReps: -1}
 	if ms, err := strconv.ParseInt(r.PostFormValue("shown_at"), 10, 64); err == nil {
-		took = min(max(now.Sub(time.UnixMilli(ms)), 0), maxAnswerTime)
-	}
-	before, _, err := s.db.CardState(ctx, u.ID, c.ID)
-	if err != nil {
-		s.fail(w, r, err)
-		return
+		a.Took = now.Sub(time.UnixMilli(ms))
 	}
 	// The form carries the answer count it was shown with: a second submit of the same form
 	// (double click, back button) must not answer the card twice.
-	if reps, err := strconv.Atoi(r.PostFormValue("reps")); err == nil && reps != before.Reps {
-		s.answered(w, r, filter, 0, errStaleAnswer)
-		return
+	if reps, err := strconv.Atoi(r.PostFormValue("reps")); err == nil && reps >= 0 {
+		a.ShownReps = reps
 	}
-	after := scheduler(u).Review(before, rating, now)
-	id, err := s.db.RecordReview(ctx, u.ID, c.ID, before, after, rating, now, took.Milliseconds(), store.ModeStudy)
+	res, err := study.Rate(ctx, s.db, scheduler(u), a)
 	if err == nil {
 		s.metrics.AnswerRecorded()
 	}
-	if errors.Is(err, store.ErrConflict) {
-		err = errStaleAnswer
+	switch {
+	case errors.Is(err, study.ErrStale) && wantsJSON(r):
+		s.fail(w, r, errStaleAnswer)
+	case err != nil && !errors.Is(err, study.ErrStale):
+		s.fail(w, r, err)
+	case wantsJSON(r):
+		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "log_id": res.LogID})
+	case r.Header.Get(swapHeader) != "":
+		// A stale answer too shows the next card: what the user wanted is already recorded.
+		w.Header().Set(studyURLHeader, studyURL(filter, nil))
+		s.showStudy(w, r, cards, filter, "", false, "")
+	default:
+		http.Redirect(w, r, studyURL(filter, nil), http.StatusSeeOther)
 	}
-	s.answered(w, r, filter, id, err)
 }
 
+// errStaleAnswer tells a JSON client that its rating was not stored.
 var errStaleAnswer = errStatus(http.StatusConflict, "That card was already answered; nothing was recorded.")
 
-// answered ends a study answer. A browser gets the next card, a stale answer included; a JSON
-// client gets 200 naming the review_log row, or 409 for a stale answer, so it knows exactly
-// whether its rating was stored.
-func (s *Server) answered(w http.ResponseWriter, r *http.Request, filter views.StudyFilter, logID int64, err error) {
-	switch {
-	case err == nil && wantsJSON(r):
-		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "log_id": logID})
-	case err == nil || (err == errStaleAnswer && !wantsJSON(r)):
-		http.Redirect(w, r, studyURL(filter, nil), http.StatusSeeOther)
-	default:
-		s.fail(w, r, err)
-	}
-}
-
 func (s *Server) studyUndo(w http.ResponseWriter, r *http.Request) {
-	_, filter, err := s.studyScope(r)
+	cards, filter, err := s.studyScope(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -290,14 +293,24 @@ func (s *Server) studyUndo(w http.ResponseWriter, r *http.Request) {
 	id, err := s.db.UndoLast(r.Context(), userFrom(r.Context()).ID, s.now())
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		http.Redirect(w, r, studyURL(filter, nil), http.StatusSeeOther)
-	case errors.Is(err, store.ErrConflict):
+		id = ""
+	case errors.Is(err, study.ErrStale):
 		s.fail(w, r, errStatus(http.StatusConflict, "That answer can no longer be undone: the card was answered again in a mock interview since."))
+		return
 	case err != nil:
 		s.fail(w, r, err)
-	default:
-		http.Redirect(w, r, studyURL(filter, url.Values{"card": {id}}), http.StatusSeeOther)
+		return
 	}
+	to := studyURL(filter, nil)
+	if id != "" {
+		to = studyURL(filter, url.Values{"card": {id}})
+	}
+	if r.Header.Get(swapHeader) != "" {
+		w.Header().Set(studyURLHeader, to)
+		s.showStudy(w, r, cards, filter, id, false, "")
+		return
+	}
+	http.Redirect(w, r, to, http.StatusSeeOther)
 }
 
 // dueByTopic counts the signed-in user's due cards per topic slug (empty when signed out).
@@ -311,11 +324,11 @@ func (s *Server) dueByTopic(r *http.Request) (map[string]int, error) {
 		return nil, err
 	}
 	now := s.now()
-	end := dayEnd(now, userLocation(u))
+	end := study.DayEnd(now, userLocation(u))
 	out := map[string]int{}
 	for _, t := range s.deck().Topics() {
 		for _, c := range t.Cards {
-			if st, ok := states[c.ID]; ok && isDue(st, now, end) {
+			if st, ok := states[c.ID]; ok && study.IsDue(st, now, end) {
 				out[t.Slug]++
 			}
 		}

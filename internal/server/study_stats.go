@@ -8,6 +8,7 @@ import (
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/srs"
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/study"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
@@ -28,7 +29,7 @@ const (
 func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
 	ctx, u, now := r.Context(), userFrom(r.Context()), s.now()
 	loc := userLocation(u)
-	today := store.StudyDay(now, loc)
+	today := study.Day(now, loc)
 	days, err := s.db.DailyActivity(ctx, u.ID, time.Time{}, loc) // all time: the longest streak needs it
 	if err != nil {
 		s.fail(w, r, err)
@@ -148,7 +149,7 @@ func minutesText(durMS int64) string {
 // buildForecast counts, for each of the next 30 study days, the deck cards that come due that
 // day; anything already due counts today.
 func buildForecast(cards []*deck.Card, states map[string]srs.Card, now time.Time, loc *time.Location) views.Forecast {
-	today := store.StudyDay(now, loc)
+	today := study.Day(now, loc)
 	var counts [forecastN]int
 	for _, c := range cards {
 		st, ok := states[c.ID]
@@ -157,7 +158,7 @@ func buildForecast(cards []*deck.Card, states map[string]srs.Card, now time.Time
 		}
 		i := 0
 		if st.Due.After(now) {
-			i = int(store.StudyDay(st.Due, loc).Sub(today).Hours()/24 + 0.5)
+			i = int(study.Day(st.Due, loc).Sub(today).Hours()/24 + 0.5)
 		}
 		if i >= 0 && i < forecastN {
 			counts[i]++

@@ -8,9 +8,10 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/rehearse/rehearse/internal/mock"
+	"github.com/rehearse/rehearse/internal/interview"
 	"github.com/rehearse/rehearse/internal/srs"
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/study"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
@@ -88,7 +89,7 @@ func (s *Server) streak(r *http.Request, u *store.User, now time.Time) (int, err
 	if err != nil {
 		return 0, err
 	}
-	cur, _ := store.Streaks(days, store.StudyDay(now, loc))
+	cur, _ := store.Streaks(days, study.Day(now, loc))
 	return cur, nil
 }
 
@@ -106,14 +107,14 @@ func (s *Server) mockScores(answers []store.MockAnswer) (sessions int, avg float
 		if c, ok := d.Card(a.CardID); ok {
 			bullets = len(c.Answer)
 		}
-		cur = append(cur, mock.Score(mock.Result{Bullets: bullets, Covered: a.Covered, PitfallsHit: a.PitfallsHit,
+		cur = append(cur, interview.Score(interview.Result{Bullets: bullets, Covered: a.Covered, PitfallsHit: a.PitfallsHit,
 			Used: time.Duration(a.UsedMS) * time.Millisecond, Target: time.Duration(a.TargetMS) * time.Millisecond, Rating: a.Rating}))
 		if i == len(answers)-1 || answers[i+1].SessionID != a.SessionID {
-			overall = append(overall, mock.Overall(cur))
+			overall = append(overall, interview.Overall(cur))
 			cur = nil
 		}
 	}
-	return len(overall), mock.Overall(overall)
+	return len(overall), interview.Overall(overall)
 }
 
 // coverage builds the cards × members grid of retrievability now, and the cards the team is

@@ -10,7 +10,7 @@
 // learning/relearning steps, as in Anki and py-fsrs.
 //
 // The package is pure: no I/O, no clock reads (the caller passes "now") and no global
-// random state (fuzz is seeded from the review's own inputs). The same card, rating and
+// random state (fuzz is seeded from the card's id and answer count). The same card, rating and
 // time always give the same result, which keeps it testable against published reference
 // vectors and safe to call from any goroutine.
 package srs

@@ -1,9 +1,9 @@
 package srs
 
 import (
+	"hash/fnv"
 	"math"
 	"math/bits"
-	"time"
 )
 
 // fuzzRanges: each day of the interval inside [start, end) widens the fuzz by factor days.
@@ -26,21 +26,25 @@ func fuzzRange(ivl, maxIvl int) (lo, hi int) {
 	return lo, hi
 }
 
-// fuzz spreads intervals of 3+ days uniformly over fuzzRange. The randomness is derived
-// from the review itself (time, reps, new memory state), so replaying a review gives the
-// same due date and no shared generator is touched.
-func (s Scheduler) fuzz(ivl int, c Card, now time.Time) int {
+// fuzz spreads intervals of 3+ days uniformly over fuzzRange. As in Anki, the randomness comes
+// from the card's identity and its answer count only, never the clock: the interval a button
+// shows is the one pressing it applies, and a reload shows the same numbers.
+func (s Scheduler) fuzz(ivl int, key uint64, reps int) int {
 	if float64(ivl) < 2.5 {
 		return ivl
 	}
 	lo, hi := fuzzRange(ivl, s.maxInterval())
-	seed := splitmix(uint64(now.UnixNano()))
-	seed = splitmix(seed ^ uint64(c.Reps))
-	seed = splitmix(seed ^ math.Float64bits(c.Stability))
-	seed = splitmix(seed ^ math.Float64bits(c.Difficulty))
+	seed := splitmix(splitmix(key) ^ uint64(reps))
 	// Multiply-shift maps the 64-bit value onto [0, n) without modulo's skew.
 	off, _ := bits.Mul64(seed, uint64(hi-lo+1))
 	return lo + int(off)
+}
+
+// fuzzKey turns a card id into the fuzz seed's first word.
+func fuzzKey(id string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	return h.Sum64()
 }
 
 // splitmix is one step of the SplitMix64 generator's output function.

@@ -1,6 +1,7 @@
 package srs
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -79,16 +80,18 @@ func TestFuzzBoundsProperty(t *testing.T) {
 
 func roundHalfUp(x float64) int { return int(x + 0.5) }
 
-// Fuzz covers the whole range, and only depends on the review's inputs.
+// Fuzz covers the whole range across cards, and depends only on the card and its answer count:
+// not on the clock, so a reload a minute later shows the same intervals.
 func TestFuzzDeterminismAndSpread(t *testing.T) {
 	s := DefaultScheduler()
 	c := reviewCard()
 	c.Stability = 30 // unfuzzed 30 days at t=0 with Good
 	now := t0.Add(5 * time.Hour)
-	first := s.Review(c, Good, now)
-	for range 10 {
-		if again := s.Review(c, Good, now); again != first {
-			t.Fatalf("same inputs gave different cards: %v vs %v", again.Due, first.Due)
+	first := s.ReviewCard("eager-1", c, Good, now)
+	for i := range 10 {
+		at := now.Add(time.Duration(i) * time.Minute)
+		if again := s.ReviewCard("eager-1", c, Good, at); again.Due.Sub(at) != first.Due.Sub(now) {
+			t.Fatalf("same card a minute later: %v vs %v", again.Due.Sub(at), first.Due.Sub(now))
 		}
 	}
 	base := noFuzz().Review(c, Good, now)
@@ -96,16 +99,47 @@ func TestFuzzDeterminismAndSpread(t *testing.T) {
 	lo, hi := fuzzRange(ivl, s.MaxInterval)
 	seen := map[int]bool{}
 	for i := range 2000 {
-		at := now.Add(time.Duration(i) * time.Second)
-		seen[int(s.Review(c, Good, at).Due.Sub(at)/day)] = true
+		seen[int(s.ReviewCard(fmt.Sprintf("card-%d", i), c, Good, now).Due.Sub(now)/day)] = true
 	}
 	for d := lo; d <= hi; d++ {
 		if !seen[d] {
-			t.Errorf("interval %d in [%d, %d] never produced over 2000 review times", d, lo, hi)
+			t.Errorf("interval %d in [%d, %d] never produced over 2000 cards", d, lo, hi)
 		}
 	}
 	if len(seen) != hi-lo+1 {
 		t.Errorf("produced %d distinct intervals, want %d", len(seen), hi-lo+1)
+	}
+	// The answer count is part of the seed: the same card's next answers spread too.
+	byReps := map[int]bool{}
+	for reps := range 200 {
+		c.Reps = reps
+		byReps[int(s.ReviewCard("eager-1", c, Good, now).Due.Sub(now)/day)] = true
+	}
+	if len(byReps) < 2 {
+		t.Error("the answer count does not move the fuzz")
+	}
+}
+
+// The interval each button shows (Preview when the card is displayed) is the interval applied
+// when it is pressed a little later (issue 16).
+func TestPreviewMatchesAppliedInterval(t *testing.T) {
+	s := DefaultScheduler()
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := range 500 {
+		c := reviewCard()
+		c.Stability = 1 + rng.Float64()*200
+		c.Difficulty = 1 + rng.Float64()*9
+		c.Reps = rng.IntN(30)
+		id := fmt.Sprintf("card-%d", i)
+		shown := t0.Add(time.Duration(rng.IntN(90*24)) * time.Hour)
+		preview := s.PreviewCard(id, c, shown)
+		pressed := shown.Add(time.Duration(1+rng.IntN(120)) * time.Second)
+		for j, r := range allRatings {
+			got := s.ReviewCard(id, c, r, pressed)
+			if want := preview[j].Due.Sub(shown); got.Due.Sub(pressed) != want {
+				t.Fatalf("card %s %v: button showed %v, pressing applied %v", id, r, want, got.Due.Sub(pressed))
+			}
+		}
 	}
 }
 

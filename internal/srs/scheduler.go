@@ -67,7 +67,16 @@ func (s Scheduler) Validate() error {
 //
 // As in py-fsrs, learning steps are used as configured even when a step is longer than
 // the interval the card would get on graduating; the next answer resolves it.
+//
+// Review fuzzes intervals with no card identity; use ReviewCard for a real card so that its
+// fuzz is its own.
 func (s Scheduler) Review(c Card, r Rating, now time.Time) Card {
+	return s.ReviewCard("", c, r, now)
+}
+
+// ReviewCard is Review for the card named id: the fuzz is seeded from id and c.Reps, so
+// previewing and then answering at about the same time give the same interval.
+func (s Scheduler) ReviewCard(id string, c Card, r Rating, now time.Time) Card {
 	if !r.Valid() {
 		return c
 	}
@@ -109,7 +118,7 @@ func (s Scheduler) Review(c Card, r Rating, now time.Time) Card {
 		}
 	}
 	if out.State == Review { // stayed in or graduated to Review: schedule in days
-		ivl = time.Duration(s.reviewDays(out, m, now)) * day
+		ivl = time.Duration(s.reviewDays(out, m, fuzzKey(id), c.Reps)) * day
 	}
 	out.Due = now.Add(ivl)
 	out.LastReview = now
@@ -151,10 +160,10 @@ func stepInterval(out *Card, r Rating, steps []time.Duration) time.Duration {
 
 // reviewDays is the Review interval for c's new stability: rounded to whole days, clamped
 // to [1, MaxInterval] and fuzzed when enabled.
-func (s Scheduler) reviewDays(c Card, m model, now time.Time) int {
+func (s Scheduler) reviewDays(c Card, m model, key uint64, reps int) int {
 	n := s.intervalDays(m, c.Stability)
 	if s.Fuzz {
-		n = s.fuzz(n, c, now)
+		n = s.fuzz(n, key, reps)
 	}
 	return n
 }
@@ -196,10 +205,13 @@ func recallProbability(m model, c Card, t int, known bool) float64 {
 
 // Preview returns the card that each rating would produce, index 0 = Again … 3 = Easy,
 // so a UI can label the answer buttons with their intervals.
-func (s Scheduler) Preview(c Card, now time.Time) [4]Card {
+func (s Scheduler) Preview(c Card, now time.Time) [4]Card { return s.PreviewCard("", c, now) }
+
+// PreviewCard is Preview for the card named id, matching what ReviewCard will apply.
+func (s Scheduler) PreviewCard(id string, c Card, now time.Time) [4]Card {
 	var out [4]Card
 	for i, r := range allRatings {
-		out[i] = s.Review(c, r, now)
+		out[i] = s.ReviewCard(id, c, r, now)
 	}
 	return out
 }

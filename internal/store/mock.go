@@ -251,7 +251,7 @@ func jsonInts(v []int) string {
 }
 
 // updateAnswer runs one guarded UPDATE on an answer of an active session; when the guard (the
-// step it expects) no longer holds, it returns ErrConflict: a double submit or a stale tab.
+// step it expects) no longer holds, it returns ErrStale: a double submit or a stale tab.
 func (db *DB) updateAnswer(ctx context.Context, sessionID int64, pos int, set, guard string, args ...any) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE mock_answers SET `+set+`
@@ -262,7 +262,7 @@ func (db *DB) updateAnswer(ctx context.Context, sessionID int64, pos int, set, g
 			return err
 		}
 		if n, _ := res.RowsAffected(); n != 1 {
-			return ErrConflict
+			return ErrStale
 		}
 		return nil
 	})
@@ -271,7 +271,7 @@ func (db *DB) updateAnswer(ctx context.Context, sessionID int64, pos int, set, g
 // MarkMockShown stamps when a question was first shown; later calls change nothing.
 func (db *DB) MarkMockShown(ctx context.Context, sessionID int64, pos int, now time.Time) error {
 	err := db.updateAnswer(ctx, sessionID, pos, "shown_at = ?", "shown_at = 0", ms(now))
-	if errors.Is(err, ErrConflict) {
+	if errors.Is(err, ErrStale) {
 		return nil
 	}
 	return err
@@ -305,7 +305,7 @@ func (db *DB) SaveMockChecklist(ctx context.Context, sessionID int64, pos int, c
 func (db *DB) MarkFollowUpShown(ctx context.Context, sessionID int64, pos int, now time.Time) error {
 	err := db.updateAnswer(ctx, sessionID, pos, "followup_shown_at = ?",
 		"checked = 1 AND followup_index >= 0 AND followup_shown_at = 0", ms(now))
-	if errors.Is(err, ErrConflict) {
+	if errors.Is(err, ErrStale) {
 		return nil
 	}
 	return err
@@ -318,7 +318,7 @@ func (db *DB) SubmitFollowUp(ctx context.Context, sessionID int64, pos int, at t
 }
 
 // ClaimMockRating sets the rating of an answered, unrated question. Claiming first means a
-// double submit cannot record two reviews: the second claim gets ErrConflict.
+// double submit cannot record two reviews: the second claim gets ErrStale.
 func (db *DB) ClaimMockRating(ctx context.Context, sessionID int64, pos, rating int, now time.Time) error {
 	if rating < 1 || rating > 4 {
 		return fmt.Errorf("mock rating %d: want 1 to 4", rating)

@@ -41,7 +41,7 @@ func TestMockSessionLifecycle(t *testing.T) {
 
 	// Answering before the question was shown is refused; showing twice keeps the first stamp.
 	sub := MockSubmission{At: t0.Add(5 * time.Second), Used: 2 * time.Second, Typed: "revoke all", Covered: []int{0}}
-	if err := db.SubmitMockAnswer(ctx, s.ID, 0, sub); !errors.Is(err, ErrConflict) {
+	if err := db.SubmitMockAnswer(ctx, s.ID, 0, sub); !errors.Is(err, ErrStale) {
 		t.Fatalf("answer before shown: %v", err)
 	}
 	db.MarkMockShown(ctx, s.ID, 0, t0.Add(3*time.Second))
@@ -49,7 +49,7 @@ func TestMockSessionLifecycle(t *testing.T) {
 	if err := db.SubmitMockAnswer(ctx, s.ID, 0, sub); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SubmitMockAnswer(ctx, s.ID, 0, sub); !errors.Is(err, ErrConflict) {
+	if err := db.SubmitMockAnswer(ctx, s.ID, 0, sub); !errors.Is(err, ErrStale) {
 		t.Fatalf("double submit: %v", err)
 	}
 	if err := db.SaveMockChecklist(ctx, s.ID, 0, []int{0, 1}, []int{2}); err != nil {
@@ -62,7 +62,7 @@ func TestMockSessionLifecycle(t *testing.T) {
 	if err := db.ClaimMockRating(ctx, s.ID, 0, 3, t0.Add(12*time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.ClaimMockRating(ctx, s.ID, 0, 4, t0.Add(12*time.Second)); !errors.Is(err, ErrConflict) {
+	if err := db.ClaimMockRating(ctx, s.ID, 0, 4, t0.Add(12*time.Second)); !errors.Is(err, ErrStale) {
 		t.Fatalf("second rating: %v", err)
 	}
 	if err := db.ClaimMockRating(ctx, s.ID, 1, 9, t0); err == nil {
@@ -94,7 +94,7 @@ func TestMockSessionLifecycle(t *testing.T) {
 	}
 	// A finished session takes no more answers.
 	db.MarkMockShown(ctx, s.ID, 1, t0.Add(time.Hour))
-	if err := db.SubmitMockAnswer(ctx, s.ID, 1, sub); !errors.Is(err, ErrConflict) {
+	if err := db.SubmitMockAnswer(ctx, s.ID, 1, sub); !errors.Is(err, ErrStale) {
 		t.Fatalf("answer in a finished session: %v", err)
 	}
 }

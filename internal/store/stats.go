@@ -3,32 +3,13 @@ package store
 import (
 	"context"
 	"time"
+
+	"github.com/rehearse/rehearse/internal/study"
 )
-
-// DayRolloverHour is when a study day starts, in the user's time zone. As in Anki, a session
-// that runs past midnight still counts for the evening it started in.
-const DayRolloverHour = 4
-
-// StudyDay returns the study day t falls in, in loc, as midnight UTC of that calendar date (a
-// plain date that is safe to compare and step with AddDate).
-func StudyDay(t time.Time, loc *time.Location) time.Time {
-	lt := t.In(loc)
-	y, m, d := lt.Date()
-	if lt.Hour() < DayRolloverHour {
-		d--
-	}
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-}
-
-// DayStart is the instant a study day (as returned by StudyDay) begins in loc.
-func DayStart(day time.Time, loc *time.Location) time.Time {
-	y, m, d := day.Date()
-	return time.Date(y, m, d, DayRolloverHour, 0, 0, 0, loc)
-}
 
 // DayActivity is what a user did on one study day.
 type DayActivity struct {
-	Day        time.Time // as from StudyDay
+	Day        time.Time // as from study.Day
 	Reviews    int
 	DurationMS int64
 }
@@ -48,7 +29,7 @@ func (db *DB) DailyActivity(ctx context.Context, userID int64, since time.Time, 
 		if err := rows.Scan(&at, &dur); err != nil {
 			return nil, err
 		}
-		day := StudyDay(fromMS(at), loc)
+		day := study.Day(fromMS(at), loc)
 		if n := len(out); n == 0 || !out[n-1].Day.Equal(day) {
 			out = append(out, DayActivity{Day: day})
 		}

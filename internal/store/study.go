@@ -8,13 +8,18 @@ import (
 	"time"
 
 	"github.com/rehearse/rehearse/internal/srs"
+	"github.com/rehearse/rehearse/internal/study"
 )
 
 // Review modes recorded in the log.
 const (
-	ModeStudy = "study"
-	ModeMock  = "mock"
+	ModeStudy = study.ModeStudy
+	ModeMock  = study.ModeMock
 )
+
+// ErrStale is study.ErrStale: a write refused because the row moved on since the caller read
+// it (a double submit, a stale tab). ErrConflict now only means a name already taken.
+var ErrStale = study.ErrStale
 
 // Review is one row of a user's review log.
 type Review struct {
@@ -58,32 +63,49 @@ func scanCard(row interface{ Scan(...any) error }, extra ...any) (srs.Card, erro
 	return c, nil
 }
 
-// RecordReview stores one answer in a single transaction: the card's new state and an
-// append-only log row holding the whole previous state (for an exact undo). before must be the
-// state the answer was given on: if the stored state has moved on (a double submit, another tab)
-// nothing is written and ErrConflict is returned.
+// RecordReview stores one answer whose new state the caller computed: before must be the state
+// the answer was given on, or nothing is written and study.ErrStale is returned. Imports and
+// tests use it; the app rates through study.Rate (ApplyReview).
 func (db *DB) RecordReview(ctx context.Context, userID int64, cardID string, before, after srs.Card,
 	rating srs.Rating, now time.Time, durationMS int64, mode string) (int64, error) {
-	if !rating.Valid() {
-		return 0, fmt.Errorf("record review: invalid rating %d", rating)
+	return db.ApplyReview(ctx, userID, cardID, study.Logged{Rating: rating, At: now, DurationMS: durationMS, Mode: mode},
+		func(stored srs.Card) (srs.Card, error) {
+			if stored.Reps != before.Reps {
+				return srs.Card{}, study.ErrStale
+			}
+			return after, nil
+		})
+}
+
+const cardStateSQL = `SELECT ` + cardCols + ` FROM card_states WHERE user_id = ? AND card_id = ?`
+
+// ApplyReview implements study.Store: in one write transaction it reads the card's state (the
+// zero card when never answered), asks next for the state after the answer, and writes that
+// state plus an append-only log row holding the whole previous state (for an exact undo).
+func (db *DB) ApplyReview(ctx context.Context, userID int64, cardID string, a study.Logged,
+	next func(before srs.Card) (srs.Card, error)) (int64, error) {
+	if !a.Rating.Valid() {
+		return 0, fmt.Errorf("record review: invalid rating %d", a.Rating)
 	}
-	if mode != ModeStudy && mode != ModeMock {
-		return 0, fmt.Errorf("record review: unknown mode %q", mode)
+	if a.Mode != ModeStudy && a.Mode != ModeMock {
+		return 0, fmt.Errorf("record review: unknown mode %q", a.Mode)
 	}
-	stmts, err := db.writeStmts(ctx, `SELECT reps FROM card_states WHERE user_id = ? AND card_id = ?`,
-		upsertCardSQL, insertReviewSQL)
+	stmts, err := db.writeStmts(ctx, cardStateSQL, upsertCardSQL, insertReviewSQL)
 	if err != nil {
 		return 0, err
 	}
 	var id int64
 	err = db.tx(ctx, func(tx *sql.Tx) error {
-		var reps int
-		err := tx.StmtContext(ctx, stmts[0]).QueryRowContext(ctx, userID, cardID).Scan(&reps)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		before, err := scanCard(tx.StmtContext(ctx, stmts[0]).QueryRowContext(ctx, userID, cardID))
+		if errors.Is(err, sql.ErrNoRows) {
+			before, err = srs.Card{}, nil
+		}
+		if err != nil {
 			return err
 		}
-		if reps != before.Reps {
-			return ErrConflict
+		after, err := next(before)
+		if err != nil {
+			return err
 		}
 		if _, err := tx.StmtContext(ctx, stmts[1]).ExecContext(ctx, userID, cardID, after.State, after.Step, after.Stability, after.Difficulty,
 			ms(after.Due), ms(after.LastReview), after.Reps, after.Lapses); err != nil {
@@ -91,13 +113,13 @@ func (db *DB) RecordReview(ctx context.Context, userID int64, cardID string, bef
 		}
 		var elapsed float64
 		if !before.LastReview.IsZero() {
-			elapsed = now.Sub(before.LastReview).Hours() / 24
+			elapsed = a.At.Sub(before.LastReview).Hours() / 24
 		}
-		scheduled := after.Due.Sub(now).Hours() / 24
+		scheduled := after.Due.Sub(a.At).Hours() / 24
 		return tx.StmtContext(ctx, stmts[2]).QueryRowContext(ctx,
-			userID, cardID, rating, ms(now), before.State, before.Step, before.Stability,
+			userID, cardID, a.Rating, ms(a.At), before.State, before.Step, before.Stability,
 			before.Difficulty, ms(before.Due), ms(before.LastReview), before.Reps, before.Lapses,
-			after.State, after.Stability, after.Difficulty, elapsed, scheduled, max(durationMS, 0), mode,
+			after.State, after.Stability, after.Difficulty, elapsed, scheduled, max(a.DurationMS, 0), a.Mode,
 		).Scan(&id)
 	})
 	if err != nil {
@@ -109,7 +131,7 @@ func (db *DB) RecordReview(ctx context.Context, userID int64, cardID string, bef
 // CardState returns a user's stored state for a card; ok is false for a card never answered
 // (its state is the zero, New, card).
 func (db *DB) CardState(ctx context.Context, userID int64, cardID string) (c srs.Card, ok bool, err error) {
-	st, err := db.readStmt(ctx, `SELECT `+cardCols+` FROM card_states WHERE user_id = ? AND card_id = ?`)
+	st, err := db.readStmt(ctx, cardStateSQL)
 	if err != nil {
 		return srs.Card{}, false, err
 	}
@@ -174,8 +196,8 @@ func lastStudyReview(ctx context.Context, q querier, userID int64) (Review, erro
 
 // UndoLast undoes the user's latest study answer that is not undone yet: the card gets back
 // exactly the state it had (its row is deleted if it was New) and the log row is marked undone
-// at now. It returns the card's id; ErrNotFound when there is nothing to undo, ErrConflict when
-// the card has been answered since (in a mock interview), which an undo would silently erase.
+// at now. It returns the card's id; ErrNotFound when there is nothing to undo, study.ErrStale
+// when the card has been answered since (in a mock interview), which an undo would silently erase.
 func (db *DB) UndoLast(ctx context.Context, userID int64, now time.Time) (string, error) {
 	var cardID string
 	err := db.tx(ctx, func(tx *sql.Tx) error {
@@ -189,7 +211,7 @@ func (db *DB) UndoLast(ctx context.Context, userID int64, now time.Time) (string
 			return err
 		}
 		if later > 0 {
-			return ErrConflict
+			return study.ErrStale
 		}
 		b := v.Before
 		if b.State == srs.New && b.Reps == 0 {

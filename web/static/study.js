@@ -31,35 +31,62 @@
     $("study").setAttribute("data-state", "answer");
   }
 
-  // Answering and undoing post the same forms as without JavaScript, then put the next page's
-  // main content in place instead of reloading: no flash, and the keys keep working. Anything
-  // unexpected falls back to following the response like a plain form would.
+  // Answering and undoing post the same forms as without JavaScript; the response is the next
+  // page itself (the server sees X-Rehearse-Swap), put in place without a reload or a second
+  // request. A refusal is shown as the server words it and never posted again: posting an undo
+  // twice could take back a second answer.
   function submit(form, button) {
     if (busy || !form) return;
     busy = true;
+    var undo = form.id === "undo-form";
     var body = new FormData(form, button || undefined);
-    fetch(form.action, { method: "POST", body: new URLSearchParams(body), credentials: "same-origin" })
+    fetch(form.action, { method: "POST", body: new URLSearchParams(body), credentials: "same-origin",
+      headers: { "X-Rehearse-Swap": "1" } })
       .then(function (resp) {
-        // A refusal (say, a stale answer) is shown the way the server words it, as a page.
-        if (!resp.ok || !resp.redirected) { form.submit(); return; }
+        var url = resp.headers.get("X-Rehearse-URL");
         return resp.text().then(function (html) {
-          try { swap(html, resp.url); } catch (err) { window.location.assign(resp.url); }
+          if (resp.ok && url) swap(html, url);
+          else if (resp.ok) window.location.assign(resp.url); // say, the sign-in page
+          else showRefusal(html);
         });
-      }, function () { form.submit(); }) // network failure: the plain form retries
-      .then(function () { busy = false; });
+      }, function () {
+        // A rating posted again is refused as stale, so the plain form may retry; an undo may not.
+        if (undo) notice("The connection failed. Reload the page to see whether the answer was undone.");
+        else form.submit();
+      })
+      .then(function () { busy = false; }, function () { busy = false; });
   }
 
+  function parse(html) { return new DOMParser().parseFromString(html, "text/html"); }
+
   function swap(html, url) {
-    var doc = new DOMParser().parseFromString(html, "text/html");
+    var doc = parse(html);
     var next = doc.getElementById("main");
     if (!next || !doc.getElementById("study")) { window.location.assign(url); return; }
     $("main").replaceChildren.apply($("main"), Array.prototype.slice.call(next.childNodes));
     document.title = doc.title;
-    if (url !== window.location.href) history.replaceState(null, "", url);
+    if (url !== window.location.pathname + window.location.search) history.replaceState(null, "", url);
     var f = $("reveal-form");
     if (f) f.addEventListener("submit", onReveal);
     bindForms();
     window.scrollTo(0, 0);
+  }
+
+  // showRefusal puts the error page's main content in place of the study page.
+  function showRefusal(html) {
+    var doc = parse(html);
+    var next = doc.getElementById("main");
+    if (!next) { notice("The server refused that. Reload the page."); return; }
+    $("main").replaceChildren.apply($("main"), Array.prototype.slice.call(next.childNodes));
+    document.title = doc.title;
+  }
+
+  function notice(text) {
+    var p = document.createElement("p");
+    p.className = "notice";
+    p.setAttribute("role", "alert");
+    p.textContent = text;
+    $("main").prepend(p);
   }
 
   function rate(n) {

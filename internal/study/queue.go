@@ -1,4 +1,4 @@
-package server
+package study
 
 import (
 	"sort"
@@ -6,15 +6,14 @@ import (
 
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/srs"
-	"github.com/rehearse/rehearse/internal/store"
 )
 
-// learnAhead lets a learning card due within this long be shown when nothing else is left, as
+// LearnAhead lets a learning card due within this long be shown when nothing else is left, as
 // Anki does, rather than ending the session for a card due in a few minutes.
-const learnAhead = 20 * time.Minute
+const LearnAhead = 20 * time.Minute
 
-// queueInput is everything the study queue depends on; building it is pure.
-type queueInput struct {
+// QueueInput is everything the study queue depends on; building it is pure.
+type QueueInput struct {
 	Cards    []*deck.Card        // candidates in deck order (already filtered by topic or tag)
 	States   map[string]srs.Card // the user's stored states by card id
 	Now      time.Time
@@ -23,8 +22,8 @@ type queueInput struct {
 	NewToday int            // new cards already introduced this study day
 }
 
-// studyQueue is what is left to study now, each part in the order it is shown.
-type studyQueue struct {
+// Queue is what is left to study now, each part in the order it is shown.
+type Queue struct {
 	Learning []*deck.Card // learning and relearning cards due now, by due time
 	Review   []*deck.Card // review cards due by the end of the study day, by due time
 	New      []*deck.Card // new cards in deck order, within the day's remaining limit
@@ -34,7 +33,7 @@ type studyQueue struct {
 }
 
 // Next returns the card to show now, or nil when the session is over.
-func (q studyQueue) Next() *deck.Card {
+func (q Queue) Next() *deck.Card {
 	for _, part := range [][]*deck.Card{q.Learning, q.Review, q.New} {
 		if len(part) > 0 {
 			return part[0]
@@ -43,14 +42,9 @@ func (q studyQueue) Next() *deck.Card {
 	return nil
 }
 
-// dayEnd is the instant the study day containing now ends in loc (the next 04:00).
-func dayEnd(now time.Time, loc *time.Location) time.Time {
-	return store.DayStart(store.StudyDay(now, loc).AddDate(0, 0, 1), loc)
-}
-
-// isDue reports whether a stored card belongs in today's queue: a learning card due now, or a
+// IsDue reports whether a stored card belongs in today's queue: a learning card due now, or a
 // review card due before the study day ends.
-func isDue(c srs.Card, now, end time.Time) bool {
+func IsDue(c srs.Card, now, end time.Time) bool {
 	switch c.State {
 	case srs.Learning, srs.Relearning:
 		return !c.Due.After(now)
@@ -60,9 +54,10 @@ func isDue(c srs.Card, now, end time.Time) bool {
 	return false
 }
 
-func buildQueue(in queueInput) studyQueue {
-	var q studyQueue
-	end := dayEnd(in.Now, in.Loc)
+// BuildQueue sorts the candidate cards into what is due now, in the order they are shown.
+func BuildQueue(in QueueInput) Queue {
+	var q Queue
+	end := DayEnd(in.Now, in.Loc)
 	newLeft := max(in.NewLimit-in.NewToday, 0)
 	var ahead []*deck.Card // learning cards due soon, used only if nothing else is left
 	var next time.Time
@@ -80,7 +75,7 @@ func buildQueue(in queueInput) studyQueue {
 			} else if in.NewLimit > 0 {
 				later(end) // tomorrow's allowance
 			}
-		case isDue(st, in.Now, end):
+		case IsDue(st, in.Now, end):
 			if st.State == srs.Review {
 				q.Review = append(q.Review, c)
 			} else {
@@ -88,9 +83,9 @@ func buildQueue(in queueInput) studyQueue {
 			}
 		case st.State == srs.Review:
 			// A review card becomes due when the study day holding its due time begins.
-			later(store.DayStart(store.StudyDay(st.Due, in.Loc), in.Loc))
+			later(DayStart(Day(st.Due, in.Loc), in.Loc))
 		default:
-			if st.Due.Sub(in.Now) <= learnAhead {
+			if st.Due.Sub(in.Now) <= LearnAhead {
 				ahead = append(ahead, c)
 			}
 			later(st.Due)

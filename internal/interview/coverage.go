@@ -1,7 +1,8 @@
-package mock
+package interview
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -96,7 +97,7 @@ func CheckBullet(bullet, typed string) BulletCheck {
 	bc := BulletCheck{Need: need}
 	for _, t := range terms {
 		bc.Terms = append(bc.Terms, t.String())
-		if contains(answer, t) {
+		if hasRun(answer, t) {
 			bc.Matched = append(bc.Matched, t.String())
 		}
 	}
@@ -127,7 +128,7 @@ func CheckPitfall(pitfall, typed string) PitfallCheck {
 	if phrase := Term(words(quoted(claim))); len(phrase) >= 2 {
 		pc := PitfallCheck{Telltale: []string{strings.Join(phrase, " ")}}
 		for _, s := range sentences {
-			if contains(words(s), phrase) {
+			if hasRun(words(s), phrase) {
 				pc.Matched, pc.Flagged = pc.Telltale, true
 			}
 		}
@@ -150,7 +151,7 @@ func CheckPitfall(pitfall, typed string) PitfallCheck {
 		ws := words(s)
 		var matched []string
 		for _, t := range terms {
-			if contains(ws, t) {
+			if hasRun(ws, t) {
 				matched = append(matched, t.String())
 			}
 		}
@@ -225,20 +226,10 @@ func splitTechnical(tok string) []string {
 	return out
 }
 
-// contains reports whether t's words appear consecutively in ws.
-func contains(ws []string, t Term) bool {
-	if len(t) == 0 {
-		return false
-	}
-	for i := 0; i+len(t) <= len(ws); i++ {
-		ok := true
-		for j, w := range t {
-			if ws[i+j] != w {
-				ok = false
-				break
-			}
-		}
-		if ok {
+// hasRun reports whether t's words appear consecutively in ws.
+func hasRun(ws []string, t Term) bool {
+	for i := 0; len(t) > 0 && i+len(t) <= len(ws); i++ {
+		if slices.Equal(ws[i:i+len(t)], t) {
 			return true
 		}
 	}

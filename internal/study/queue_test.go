@@ -1,4 +1,4 @@
-package server
+package study
 
 import (
 	"testing"
@@ -46,7 +46,7 @@ func TestBuildQueueOrder(t *testing.T) {
 		"r-tomorrow": st(srs.Review, now.Add(20*time.Hour)), // 06:00 tomorrow
 		"gone":       st(srs.Learning, now.Add(-time.Hour)), // not in the deck: ignored
 	}
-	q := buildQueue(queueInput{Cards: cards, States: states, Now: now, Loc: time.UTC, NewLimit: 2})
+	q := BuildQueue(QueueInput{Cards: cards, States: states, Now: now, Loc: time.UTC, NewLimit: 2})
 	if !sameIDs(ids(q.Learning), "l-early", "l-late") || !sameIDs(ids(q.Review), "r-early", "r-late") ||
 		!sameIDs(ids(q.New), "n1", "n2") {
 		t.Fatalf("queue learning=%v review=%v new=%v", ids(q.Learning), ids(q.Review), ids(q.New))
@@ -55,7 +55,7 @@ func TestBuildQueueOrder(t *testing.T) {
 		t.Fatalf("next %s, NextAt %v", q.Next().ID, q.NextAt)
 	}
 	// New cards already introduced today use up the limit.
-	q = buildQueue(queueInput{Cards: cards, States: states, Now: now, Loc: time.UTC, NewLimit: 2, NewToday: 1})
+	q = BuildQueue(QueueInput{Cards: cards, States: states, Now: now, Loc: time.UTC, NewLimit: 2, NewToday: 1})
 	if !sameIDs(ids(q.New), "n1") {
 		t.Fatalf("new with 1 of 2 used: %v", ids(q.New))
 	}
@@ -68,19 +68,19 @@ func TestBuildQueueDoneAndLearnAhead(t *testing.T) {
 		"a": {State: srs.Learning, Stability: 1, Due: now.Add(30 * time.Minute), Reps: 1},
 		"b": {State: srs.Review, Stability: 9, Due: now.Add(3 * 24 * time.Hour), Reps: 3},
 	}
-	q := buildQueue(queueInput{Cards: cards, States: states, Now: now, Loc: time.UTC, NewLimit: 1, NewToday: 1})
+	q := BuildQueue(QueueInput{Cards: cards, States: states, Now: now, Loc: time.UTC, NewLimit: 1, NewToday: 1})
 	if q.Next() != nil || !q.NextAt.Equal(now.Add(30*time.Minute)) {
 		t.Fatalf("done queue: next=%v NextAt=%v, want the learning card's due time", q.Next(), q.NextAt)
 	}
 	// Within 20 minutes of a learning card and nothing else left: show it early.
 	states["a"] = srs.Card{State: srs.Learning, Stability: 1, Due: now.Add(5 * time.Minute), Reps: 1}
-	q = buildQueue(queueInput{Cards: cards, States: states, Now: now, Loc: time.UTC, NewLimit: 1, NewToday: 1})
+	q = BuildQueue(QueueInput{Cards: cards, States: states, Now: now, Loc: time.UTC, NewLimit: 1, NewToday: 1})
 	if q.Next() == nil || q.Next().ID != "a" {
 		t.Fatalf("learn-ahead did not show the card due in 5 minutes")
 	}
 	// Only review cards left, due in 3 days: next is the 04:00 rollover of that day.
 	delete(states, "a")
-	q = buildQueue(queueInput{Cards: cards, States: states, Now: now, Loc: time.UTC, NewLimit: 0})
+	q = BuildQueue(QueueInput{Cards: cards, States: states, Now: now, Loc: time.UTC, NewLimit: 0})
 	if want := time.Date(2026, 11, 5, 4, 0, 0, 0, time.UTC); !q.NextAt.Equal(want) {
 		t.Fatalf("NextAt %v, want %v", q.NextAt, want)
 	}
@@ -99,17 +99,17 @@ func TestBuildQueueDayBoundaryNewYork(t *testing.T) {
 		"at-0330": {State: srs.Review, Stability: 2, Due: time.Date(2026, 11, 3, 3, 30, 0, 0, ny), Reps: 2},
 		"at-0500": {State: srs.Review, Stability: 2, Due: time.Date(2026, 11, 3, 5, 0, 0, 0, ny), Reps: 2},
 	}
-	q := buildQueue(queueInput{Cards: cards, States: states, Now: now, Loc: ny})
+	q := BuildQueue(QueueInput{Cards: cards, States: states, Now: now, Loc: ny})
 	if !sameIDs(ids(q.Review), "at-0330") {
 		t.Fatalf("due today in New York: %v, want only at-0330", ids(q.Review))
 	}
 	// For a user in UTC the same instant is 04:30 on Nov 3, a day that ends at 04:00 Nov 4: both
 	// cards (08:30 and 10:00 UTC) are due.
-	if q := buildQueue(queueInput{Cards: cards, States: states, Now: now, Loc: time.UTC}); len(q.Review) != 2 {
+	if q := BuildQueue(QueueInput{Cards: cards, States: states, Now: now, Loc: time.UTC}); len(q.Review) != 2 {
 		t.Fatalf("due today in UTC: %v, want both", ids(q.Review))
 	}
 	// In New York, once 04:00 passes the 05:00 card is due too.
-	if q := buildQueue(queueInput{Cards: cards, States: states, Now: time.Date(2026, 11, 3, 4, 0, 0, 0, ny), Loc: ny}); len(q.Review) != 2 {
+	if q := BuildQueue(QueueInput{Cards: cards, States: states, Now: time.Date(2026, 11, 3, 4, 0, 0, 0, ny), Loc: ny}); len(q.Review) != 2 {
 		t.Fatalf("after the rollover in New York: %v, want both", ids(q.Review))
 	}
 }
