@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/rehearse/rehearse/internal/auth"
-	"github.com/rehearse/rehearse/internal/server"
 	"github.com/rehearse/rehearse/internal/store"
 )
 
@@ -28,30 +27,27 @@ func cmdUser(ctx context.Context, args []string, getenv func(string) string, io 
 		fmt.Fprintln(io.err, "usage: rehearse user add [--admin] [--data DIR] NAME   (password on stdin)")
 		return exitError{2}
 	}
-	// --admin may come anywhere: before the flags parseConfig knows, or after the name.
-	admin := false
-	var rest []string
-	for _, a := range args[1:] {
-		if a == "--admin" || a == "-admin" {
-			admin = true
-			continue
+	fl, finish := configFlags("user add", getenv, io.err, "data")
+	admin := fl.Bool("admin", false, "create an admin rather than a member")
+	pos, err := parseInterspersed(fl, args[1:]) // flags before or after the name
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
 		}
-		rest = append(rest, a)
+		return exitError{2}
 	}
-	cfg, fl, err := parseConfig("user add", rest, getenv, io.err, "data")
+	cfg, err := finish()
 	if err != nil {
 		return err
 	}
-	var name string
-	for _, a := range fl.Args() {
-		switch {
-		case name == "":
-			name = a
-		default:
-			return fmt.Errorf("user add: unexpected argument %q", a)
-		}
+	if len(pos) > 1 {
+		return fmt.Errorf("user add: unexpected argument %q", pos[1])
 	}
-	if msg := server.ValidateUsername(name); msg != "" {
+	name := ""
+	if len(pos) == 1 {
+		name = pos[0]
+	}
+	if msg := store.ValidateUsername(name); msg != "" {
 		return fmt.Errorf("user add: %s", msg)
 	}
 	line, err := bufio.NewReader(io.in).ReadString('\n')
@@ -72,7 +68,7 @@ func cmdUser(ctx context.Context, args []string, getenv func(string) string, io 
 	}
 	defer db.Close()
 	role := store.RoleMember
-	if admin {
+	if *admin {
 		role = store.RoleAdmin
 	}
 	if _, err := db.CreateUser(ctx, name, hash, role, time.Now()); err != nil {
@@ -105,18 +101,18 @@ func cmdMigrate(ctx context.Context, args []string, getenv func(string) string, 
 // and compacted. Restore by stopping the server and putting the copy in place as rehearse.db
 // (docs/operations.md).
 func cmdBackup(ctx context.Context, args []string, getenv func(string) string, io stdio) error {
-	cfg, fl, err := parseConfig("backup", args, getenv, io.err, "data")
+	cfg, pos, err := parseConfig("backup", args, getenv, io.err, "data")
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
 		return err
 	}
-	if fl.NArg() != 1 {
+	if len(pos) != 1 {
 		fmt.Fprintln(io.err, "usage: rehearse backup [--data DIR] FILE")
 		return exitError{2}
 	}
-	dst := fl.Arg(0)
+	dst := pos[0]
 	if _, err := os.Stat(cfg.dbPath()); err != nil {
 		return fmt.Errorf("backup: no database at %s", cfg.dbPath())
 	}

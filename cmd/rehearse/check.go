@@ -10,8 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/rehearse/rehearse/internal/deck"
-	"github.com/rehearse/rehearse/internal/rebalance"
-	"github.com/rehearse/rehearse/internal/server"
+	"github.com/rehearse/rehearse/internal/deckload"
 )
 
 // cmdCheck validates a deck and prints every problem, one per line, as DIR/file:line: message.
@@ -57,25 +56,10 @@ func cmdCheck(ctx context.Context, args []string, getenv func(string) string, io
 	return nil
 }
 
-// loadDeck loads and validates a deck; the one place that decides which checks a deck gets.
-// Every card's simulation must name a known preset, variants that fit it and valid overrides,
-// and each variant must run within the web's CPU budget, since the card page runs it.
-func loadDeck(fsys fs.FS) (*deck.Deck, error) { return loadDeckWith(fsys, nil) }
+// loadDeck loads and validates a deck with every check a served deck gets.
+func loadDeck(fsys fs.FS) (*deck.Deck, error) { return deckload.Load(fsys, nil) }
 
 // loadDeckWith is loadDeck taking unchanged cards from cache when it is not nil.
 func loadDeckWith(fsys fs.FS, cache *deck.Cache) (*deck.Deck, error) {
-	run := memoRun() // serve.go: cards sharing a scenario run it once
-	return deck.Load(fsys, deck.Options{Cache: cache, CheckSim: func(sim *deck.Simulation) error {
-		scs, err := server.CardScenarios(sim)
-		if err != nil {
-			return err
-		}
-		lim := rebalance.CardLimits
-		for i, sc := range scs {
-			if err := run(sc, lim); err != nil {
-				return fmt.Errorf("compare[%d] (%s): %w", i, sc.Protocol, err)
-			}
-		}
-		return nil
-	}})
+	return deckload.Load(fsys, cache)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -50,78 +52,143 @@ var settings = []setting{
 	{"trusted-proxies", "REHEARSE_TRUSTED_PROXIES", "", "comma-separated CIDRs or addresses of reverse proxies whose X-Forwarded-For/Proto are trusted"},
 }
 
-// parseConfig reads flags over environment defaults.
-func parseConfig(name string, args []string, getenv func(string) string, errOut io.Writer, only ...string) (config, *flag.FlagSet, error) {
+// parseConfig reads flags over environment defaults, accepting flags before and after the
+// positional arguments, which it returns. only limits the settings offered (all when empty).
+func parseConfig(name string, args []string, getenv func(string) string, errOut io.Writer, only ...string) (config, []string, error) {
+	fs, finish := configFlags(name, getenv, errOut, only...)
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return config{}, nil, err
+	}
+	c, err := finish()
+	return c, pos, err
+}
+
+// configFlags registers the settings on a new flag set, typed (a bool flag needs no value, a
+// duration is parsed by the flag package); a command adds its own flags before parsing.
+// finish, called after parsing, validates and returns the config.
+func configFlags(name string, getenv func(string) string, errOut io.Writer, only ...string) (*flag.FlagSet, func() (config, error)) {
 	fs := flag.NewFlagSet("rehearse "+name, flag.ContinueOnError)
 	fs.SetOutput(errOut)
-	vals := map[string]*string{}
+	c := config{}
+	var envErrs []error
 	for _, s := range settings {
-		if len(only) > 0 && !contains(only, s.flag) {
-			continue
-		}
 		def := s.def
 		if v := getenv(s.env); v != "" {
 			def = v
 		}
-		vals[s.flag] = fs.String(s.flag, def, s.help+" ($"+s.env+")")
-	}
-	if err := fs.Parse(args); err != nil {
-		return config{}, fs, err
-	}
-	get := func(k string) string {
-		if p := vals[k]; p != nil {
-			return *p
+		help := s.help + " ($" + s.env + ")"
+		offered := len(only) == 0 || slices.Contains(only, s.flag)
+		if !offered {
+			def = s.def // not offered by this command: the built-in default
 		}
-		for _, s := range settings {
-			if s.flag == k {
-				return s.def
+		switch s.flag {
+		case "private":
+			b, err := strconv.ParseBool(def)
+			if err != nil {
+				envErrs = append(envErrs, fmt.Errorf("$%s: want true or false, got %q", s.env, def))
+			}
+			c.Private = b
+			if offered {
+				fs.BoolVar(&c.Private, s.flag, b, help)
+			}
+		case "session-ttl":
+			d, err := time.ParseDuration(def)
+			if err != nil {
+				envErrs = append(envErrs, fmt.Errorf("$%s: want a duration like 720h, got %q", s.env, def))
+			}
+			c.SessionTTL = d
+			if offered {
+				fs.DurationVar(&c.SessionTTL, s.flag, d, help)
+			}
+		default:
+			p := c.stringField(s.flag)
+			*p = def
+			if offered {
+				fs.StringVar(p, s.flag, def, help)
 			}
 		}
-		return ""
 	}
-	c := config{
-		Addr: get("addr"), DataDir: get("data"), Content: get("content"),
-		LogLevel: get("log-level"), LogFormat: get("log-format"), BaseURL: strings.TrimRight(get("base-url"), "/"),
-		MetricsAddr: get("metrics-addr"), Proxies: get("trusted-proxies"),
+	return fs, func() (config, error) {
+		if err := errors.Join(envErrs...); err != nil {
+			return c, err
+		}
+		return c, c.validate()
 	}
-	var err error
-	if c.Private, err = strconv.ParseBool(get("private")); err != nil {
-		return c, fs, fmt.Errorf("-private: want true or false, got %q", get("private"))
+}
+
+// stringField is the config field a string setting fills.
+func (c *config) stringField(flag string) *string {
+	switch flag {
+	case "addr":
+		return &c.Addr
+	case "data":
+		return &c.DataDir
+	case "content":
+		return &c.Content
+	case "log-level":
+		return &c.LogLevel
+	case "log-format":
+		return &c.LogFormat
+	case "base-url":
+		return &c.BaseURL
+	case "metrics-addr":
+		return &c.MetricsAddr
+	case "trusted-proxies":
+		return &c.Proxies
 	}
-	if c.SessionTTL, err = time.ParseDuration(get("session-ttl")); err != nil || c.SessionTTL < time.Minute {
-		return c, fs, fmt.Errorf("-session-ttl: want a duration of at least 1m, got %q", get("session-ttl"))
+	panic("config: no field for setting " + flag)
+}
+
+// validate checks the values and derives the parsed ones; each error names its flag.
+func (c *config) validate() error {
+	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	if c.SessionTTL < time.Minute {
+		return fmt.Errorf("-session-ttl: want a duration of at least 1m, got %s", c.SessionTTL)
 	}
 	if c.BaseURL != "" {
 		u, err := url.Parse(c.BaseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return c, fs, fmt.Errorf("-base-url: want an absolute http(s) URL, got %q", c.BaseURL)
+			return fmt.Errorf("-base-url: want an absolute http(s) URL, got %q", c.BaseURL)
 		}
 	}
+	var err error
 	if c.TrustedProxies, err = server.ParseTrustedProxies(c.Proxies); err != nil {
-		return c, fs, fmt.Errorf("-trusted-proxies: %w", err)
+		return fmt.Errorf("-trusted-proxies: %w", err)
 	}
 	if c.MetricsAddr != "" {
 		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
-			return c, fs, fmt.Errorf("-metrics-addr: want host:port, got %q", c.MetricsAddr)
+			return fmt.Errorf("-metrics-addr: want host:port, got %q", c.MetricsAddr)
 		}
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
-		return c, fs, fmt.Errorf("-log-format: want text or json, got %q", c.LogFormat)
+		return fmt.Errorf("-log-format: want text or json, got %q", c.LogFormat)
 	}
 	var lvl slog.Level
 	if err := lvl.UnmarshalText([]byte(c.LogLevel)); err != nil {
-		return c, fs, fmt.Errorf("-log-level: want debug, info, warn or error, got %q", c.LogLevel)
+		return fmt.Errorf("-log-level: want debug, info, warn or error, got %q", c.LogLevel)
 	}
-	return c, fs, nil
+	return nil
 }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
+// parseInterspersed parses flags wherever they appear among the positional arguments (the
+// flag package stops at the first positional one), so `import FILE -o DIR` works like
+// `import -o DIR FILE`. Everything after "--" is positional.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
 		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if i := len(args) - len(rest); i > 0 && args[i-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos, args = append(pos, rest[0]), rest[1:]
 	}
-	return false
 }
 
 func (c config) dbPath() string { return strings.TrimRight(c.DataDir, "/") + "/rehearse.db" }

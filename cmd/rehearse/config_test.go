@@ -46,3 +46,40 @@ func TestReadmeListsEverySetting(t *testing.T) {
 		}
 	}
 }
+
+// A bool flag stands alone, takes =false, and the environment's value is its default.
+func TestConfigBoolFlagsAndEnv(t *testing.T) {
+	cfg, pos, err := parseConfig("serve", []string{"--private", "extra", "--addr", ":0"}, env(nil), io.Discard)
+	if err != nil || !cfg.Private || cfg.Addr != ":0" || len(pos) != 1 || pos[0] != "extra" {
+		t.Fatalf("cfg %+v pos %v err %v", cfg, pos, err)
+	}
+	cfg, _, err = parseConfig("serve", []string{"--private=false"}, env(map[string]string{"REHEARSE_PRIVATE": "true"}), io.Discard)
+	if err != nil || cfg.Private {
+		t.Fatalf("--private=false over the environment: %+v %v", cfg.Private, err)
+	}
+	if cfg, _, _ = parseConfig("serve", nil, env(map[string]string{"REHEARSE_PRIVATE": "1"}), io.Discard); !cfg.Private {
+		t.Fatal("REHEARSE_PRIVATE=1 ignored")
+	}
+	if _, _, err = parseConfig("serve", nil, env(map[string]string{"REHEARSE_PRIVATE": "maybe"}), io.Discard); err == nil || !strings.Contains(err.Error(), "REHEARSE_PRIVATE") {
+		t.Fatalf("bad env: %v", err)
+	}
+	if _, _, err = parseConfig("serve", []string{"--session-ttl", "10s"}, env(nil), io.Discard); err == nil || !strings.Contains(err.Error(), "session-ttl") {
+		t.Fatalf("short ttl: %v", err)
+	}
+}
+
+// `rehearse --help` prints the subcommands, not only serve's flags.
+func TestHelpListsSubcommands(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}} {
+		var out, errb strings.Builder
+		if err := run(t.Context(), args, env(nil), stdio{strings.NewReader(""), &out, &errb}); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		all := out.String() + errb.String()
+		for _, cmd := range []string{"check", "import", "user add", "backup"} {
+			if !strings.Contains(all, cmd) {
+				t.Errorf("%v: help lacks %q:\n%s", args, cmd, all)
+			}
+		}
+	}
+}

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/content"
+	"github.com/rehearse/rehearse/internal/importer"
 )
 
 // cmdImport converts plain-text cards to markdown cards. Problems in an input (missing sections,
@@ -19,19 +21,26 @@ func cmdImport(ctx context.Context, args []string, getenv func(string) string, i
 	fl := flag.NewFlagSet("import", flag.ContinueOnError)
 	fl.SetOutput(io.err)
 	outDir := fl.String("o", "", "write each card to `DIR`/<id>.md (never overwriting) instead of stdout")
+	topicsFile := fl.String("topics", "", "topic rules `FILE` (default: the bundled deck's import-topics.txt)")
 	fl.Usage = func() {
-		fmt.Fprintln(io.err, "usage: rehearse import [-o DIR] FILE...")
+		fmt.Fprintln(io.err, "usage: rehearse import [-o DIR] [-topics FILE] FILE...   (flags may also follow the files)")
 		fl.PrintDefaults()
 	}
-	if err := fl.Parse(args); err != nil {
+	files, err := parseInterspersed(fl, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
 		return exitError{2}
 	}
-	if fl.NArg() == 0 {
+	if len(files) == 0 {
 		fl.Usage()
 		return exitError{2}
+	}
+	topics, err := importTopics(*topicsFile)
+	if err != nil {
+		fmt.Fprintf(io.err, "import: %v\n", err)
+		return exitError{1}
 	}
 	if *outDir != "" {
 		if err := os.MkdirAll(*outDir, 0o755); err != nil {
@@ -42,14 +51,14 @@ func cmdImport(ctx context.Context, args []string, getenv func(string) string, i
 
 	failed := false
 	used := map[string]bool{} // ids written in this run, so two inputs never share a file
-	for _, file := range fl.Args() {
+	for _, file := range files {
 		src, err := os.ReadFile(file)
 		if err != nil {
 			fmt.Fprintf(io.err, "import: %v\n", err)
 			failed = true
 			continue
 		}
-		md, id, problems := deck.Import(file, src)
+		md, id, problems := importer.Import(file, src, topics)
 		for _, p := range problems {
 			fmt.Fprintln(io.err, p.Error())
 		}
@@ -63,7 +72,7 @@ func cmdImport(ctx context.Context, args []string, getenv func(string) string, i
 			md = renameID(md, name)
 		}
 		if *outDir == "" {
-			if fl.NArg() > 1 {
+			if len(files) > 1 {
 				if len(used) > 1 {
 					fmt.Fprintln(io.out)
 				}
@@ -85,6 +94,25 @@ func cmdImport(ctx context.Context, args []string, getenv func(string) string, i
 	}
 	return nil
 }
+
+// importTopics reads the topic rules from path, or the bundled deck's when path is empty.
+func importTopics(path string) (importer.Topics, error) {
+	var b []byte
+	var err error
+	if path == "" {
+		path = topicsFileName
+		b, err = fs.ReadFile(content.FS, topicsFileName)
+	} else {
+		b, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return importer.ParseTopics(path, string(b))
+}
+
+// topicsFileName is the topic rules' file at the root of a deck.
+const topicsFileName = "import-topics.txt"
 
 // renameID rewrites the id line of an imported card's front matter (always its second line).
 func renameID(md []byte, id string) []byte {

@@ -20,7 +20,7 @@ func runImport(t *testing.T, args ...string) (stdout, stderr string, err error) 
 }
 
 func fixture(name string) string {
-	return filepath.Join("..", "..", "internal", "deck", "testdata", "import", name)
+	return filepath.Join("..", "..", "internal", "importer", "testdata", "import", name)
 }
 
 func TestImportToStdout(t *testing.T) {
@@ -82,5 +82,23 @@ func TestImportUsage(t *testing.T) {
 	var ee exitError
 	if !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(stderr, "usage: rehearse import") {
 		t.Errorf("err=%v stderr=%q", err, stderr)
+	}
+}
+
+// The README's order, files first and -o after them, works like the flag-first one.
+func TestImportFlagsAfterFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	out, stderr, err := runImport(t, fixture("complete.txt"), "-o", dir)
+	if err != nil || !strings.Contains(out, " -> ") {
+		t.Fatalf("err=%v out=%q stderr=%q", err, out, stderr)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("wrote %d files, want 1", len(entries))
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, entries[0].Name()))
+	c, errs := deck.Parse("x.md", b)
+	if errs != nil || c.Topic != "Static membership" { // the bundled topic rules applied
+		t.Fatalf("card: %v, topic %q", errs, c.Topic)
 	}
 }

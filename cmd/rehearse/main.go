@@ -41,7 +41,7 @@ const usage = `usage: rehearse [command] [flags]
 commands:
   serve            run the web app (the default)
   check [DIR]      validate a deck and print every error
-  import FILE...   convert plain-text cards to markdown cards
+  import FILE...   convert plain-text cards to markdown cards (-o DIR: write files)
   sim [FILE]       run a rebalance simulation scenario (JSON) and print the result
   user add NAME    create a user (password on stdin); --admin for an admin
   migrate          apply database migrations and exit

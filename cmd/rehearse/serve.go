@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,7 +17,7 @@ import (
 
 	"github.com/rehearse/rehearse/content"
 	"github.com/rehearse/rehearse/internal/deck"
-	"github.com/rehearse/rehearse/internal/rebalance"
+	"github.com/rehearse/rehearse/internal/deckload"
 	"github.com/rehearse/rehearse/internal/server"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/web"
@@ -27,7 +26,18 @@ import (
 // cmdServe runs the web app until ctx is cancelled (SIGINT/SIGTERM), then drains requests.
 // SIGHUP reloads a --content deck.
 func cmdServe(ctx context.Context, args []string, getenv func(string) string, io stdio) error {
-	cfg, _, err := parseConfig("serve", args, getenv, io.err)
+	fl, finish := configFlags("serve", getenv, io.err)
+	fl.Usage = func() { // `rehearse -h` lands here: list the commands, then serve's flags
+		fmt.Fprint(io.err, usage+"\nflags of serve:\n")
+		fl.PrintDefaults()
+	}
+	if _, err := parseInterspersed(fl, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return exitError{2}
+	}
+	cfg, err := finish()
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -84,7 +94,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 		log.Info("metrics are served", "url", "http://"+mln.Addr().String()+"/metrics")
 	}
 	url := "http://" + ln.Addr().String()
-	log.Info("rehearse is listening", "url", url, "cards", decks.Deck().Len(), "content", decks.ReloadStatus().Source,
+	log.Info("rehearse is listening", "url", url, "cards", decks.Deck().Len(), "content", decks.Status().Source,
 		"db", cfg.dbPath(), "startup", time.Since(start).Round(time.Millisecond))
 	fmt.Fprintf(io.out, "Rehearse is running at %s\n", url)
 
@@ -130,7 +140,7 @@ func newHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
 
 // reloadOnSIGHUP reloads the deck on every SIGHUP until the returned stop is called. A deck
 // with errors is not swapped in; each error is logged with its file and line.
-func reloadOnSIGHUP(decks *server.DeckHolder, dir string, log *slog.Logger) (stop func()) {
+func reloadOnSIGHUP(decks *deckload.Holder, dir string, log *slog.Logger) (stop func()) {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	done := make(chan struct{})
@@ -146,7 +156,7 @@ func reloadOnSIGHUP(decks *server.DeckHolder, dir string, log *slog.Logger) (sto
 			switch {
 			case err == nil:
 				log.Info("deck reloaded (SIGHUP)", "cards", decks.Deck().Len(), "content", dir)
-			case errors.Is(err, server.ErrEmbedded):
+			case errors.Is(err, deckload.ErrNotReloadable):
 				log.Warn("SIGHUP: " + err.Error())
 			case errors.As(err, &list):
 				log.Error("deck reload failed; the running deck stays", "errors", len(list))
@@ -183,38 +193,18 @@ func purgeSessions(ctx context.Context, db *store.DB, log *slog.Logger) {
 // newDeckHolder loads the deck from dir (or the embedded one when dir is empty) into a holder
 // the admin page and SIGHUP can reload. Loads go through the parse cache file cachePath, so a
 // restart or reload parses only the card files that changed.
-func newDeckHolder(dir, cachePath string, log *slog.Logger) (*server.DeckHolder, error) {
+func newDeckHolder(dir, cachePath string, log *slog.Logger) (*deckload.Holder, error) {
 	if dir == "" {
 		d, err := loadDeckCached(content.FS, cachePath, log)
 		if err != nil {
 			return nil, fmt.Errorf("load deck from embedded:\n%w", err)
 		}
-		return server.NewDeckHolder(d, "embedded", nil), nil
+		return deckload.NewHolder(d, "embedded", nil), nil
 	}
 	load := func() (*deck.Deck, error) { return loadDeckCached(osDirFS(dir), cachePath, log) }
 	d, err := load()
 	if err != nil {
 		return nil, fmt.Errorf("load deck from %s:\n%w", dir, err)
 	}
-	return server.NewDeckHolder(d, dir, load), nil
-}
-
-// memoRun returns a rebalance.Run that remembers each scenario's outcome, for loading one deck.
-// Checking every card's simulation was most of the start-up time of a large deck, and cards
-// often share a scenario (the same preset and variant with no overrides); a run is
-// deterministic, so one run answers for all of them.
-func memoRun() func(rebalance.Scenario, rebalance.Limits) error {
-	done := map[string]error{}
-	return func(sc rebalance.Scenario, lim rebalance.Limits) error {
-		key, err := json.Marshal(sc.WithDefaults()) // maps marshal sorted: a canonical key
-		if err != nil {
-			return err
-		}
-		if err, ok := done[string(key)]; ok {
-			return err
-		}
-		_, err = rebalance.Run(context.Background(), sc, lim)
-		done[string(key)] = err
-		return err
-	}
+	return deckload.NewHolder(d, dir, load), nil
 }

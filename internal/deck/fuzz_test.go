@@ -2,7 +2,6 @@ package deck
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -24,23 +23,6 @@ func FuzzParse(f *testing.F) {
 		}
 		if errs == nil && (c == nil || !validSlug(c.ID) || c.Question == "" || len(c.Answer) == 0) {
 			t.Fatalf("no errors but incomplete card: %+v", c)
-		}
-	})
-}
-
-// FuzzImport checks that whatever the input, the importer's output is a valid card.
-func FuzzImport(f *testing.F) {
-	files, _ := filepath.Glob("testdata/import/*.txt")
-	for _, name := range files {
-		if b, err := os.ReadFile(name); err == nil {
-			f.Add(b)
-		}
-	}
-	f.Add([]byte("Q?\nanswer\n- ## a\nbasics\n~5 s<pre>\ngo deeper\n# h\n- a?b\n"))
-	f.Fuzz(func(t *testing.T, src []byte) {
-		md, id, _ := Import("f.txt", src)
-		if _, errs := Parse(id+".md", md); errs != nil {
-			t.Fatalf("import output does not parse:\n%v\n---\n%s", errs, md)
 		}
 	})
 }

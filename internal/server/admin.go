@@ -85,7 +85,7 @@ func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, status int,
 		vm.Deck.Cards = d.Len()
 	}
 	if rl, ok := s.decks.(Reloader); ok {
-		st := rl.ReloadStatus()
+		st := rl.Status()
 		vm.Deck.Source, vm.Deck.Embedded, vm.Deck.Reloadable = st.Source, st.Embedded, !st.Embedded
 		vm.Deck.LoadedAt, vm.Deck.FailedAt, vm.Deck.OtherError = st.LoadedAt, st.FailedAt, st.OtherError
 		for _, e := range st.Errors {

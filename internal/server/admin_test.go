@@ -15,6 +15,7 @@ import (
 
 	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/deckload"
 	"github.com/rehearse/rehearse/internal/store"
 )
 
@@ -195,7 +196,7 @@ func TestAdminReload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	holder := NewDeckHolder(d, dir, load)
+	holder := deckload.NewHolder(d, dir, load)
 	e := newEnv(t, Config{})
 	e.srv.decks = holder
 	admin := e.signedIn("ada", store.RoleAdmin)
@@ -233,7 +234,7 @@ func TestAdminReload(t *testing.T) {
 	}
 
 	// An embedded deck says so.
-	e.srv.decks = NewDeckHolder(d, "embedded", nil)
+	e.srv.decks = deckload.NewHolder(d, "embedded", nil)
 	resp, _ = e.post(admin, "/admin/reload", nil)
 	if !strings.Contains(resp.Header.Get("Location"), "reload=embedded") {
 		t.Fatalf("embedded reload: %s", resp.Header.Get("Location"))

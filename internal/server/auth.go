@@ -98,7 +98,7 @@ func (s *Server) setup(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimSpace(r.PostFormValue("username"))
 	password, password2 := r.PostFormValue("password"), r.PostFormValue("password2")
 	fe := &views.FormError{Fields: map[string]string{}}
-	if msg := ValidateUsername(name); msg != "" {
+	if msg := store.ValidateUsername(name); msg != "" {
 		fe.Fields["username"] = msg
 	}
 	if err := auth.ValidatePassword(password); err != nil {
@@ -132,22 +132,6 @@ func (s *Server) setup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.Redirect(w, r, "/", http.StatusSeeOther)
-}
-
-// ValidateUsername says what is wrong with a user name ("" when it is fine).
-func ValidateUsername(name string) string {
-	if name == "" {
-		return "Choose a username."
-	}
-	if len(name) > 64 {
-		return "The username is longer than 64 characters."
-	}
-	for _, r := range name {
-		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '-' || r == '_') {
-			return "Use letters, digits, dots, hyphens and underscores only."
-		}
-	}
-	return ""
 }
 
 // safeNext keeps post-login redirects on this site. Control characters are refused outright:

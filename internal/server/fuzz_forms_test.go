@@ -109,7 +109,7 @@ func FuzzSignupFields(f *testing.F) {
 	f.Add("caf\xe9", "/\\evil.example")
 	f.Add("a b", "/\t/evil.example")
 	f.Fuzz(func(t *testing.T, name, next string) {
-		if ValidateUsername(name) == "" {
+		if store.ValidateUsername(name) == "" {
 			if name == "" || len(name) > 64 || !utf8.ValidString(name) || strings.ContainsAny(name, "<>\"'&/ \t\r\n\x00") {
 				t.Fatalf("accepted user name %q", name)
 			}

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/deckload"
+	"github.com/rehearse/rehearse/internal/importer"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
@@ -108,7 +110,7 @@ func (s *Server) importPreview(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, err)
 			return
 		}
-		md, id, problems := deck.Import(fh.Filename, src)
+		md, id, problems := importer.Import(fh.Filename, src, s.cfg.ImportTopics)
 		it := views.ImportItem{Name: fh.Filename, ID: id, Markdown: string(md)}
 		for _, p := range problems {
 			it.Problems = append(it.Problems, p.Error())
@@ -276,17 +278,12 @@ func (s *Server) importSave(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) reloadAfterImport(r *http.Request, vm *views.ImportSaved) {
-	rl, ok := s.decks.(Reloader)
-	if !ok {
-		vm.Reload = "static"
-		return
-	}
-	err := rl.Reload()
+	err := s.reloadDecks()
 	var list deck.ErrorList
 	switch {
 	case err == nil:
 		vm.Reload = "ok"
-	case errors.Is(err, ErrEmbedded):
+	case errors.Is(err, deckload.ErrNotReloadable):
 		vm.Reload = "static"
 	case errors.As(err, &list):
 		vm.Reload = "failed"

@@ -13,10 +13,12 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/deckload"
+	"github.com/rehearse/rehearse/internal/importer"
 	"github.com/rehearse/rehearse/internal/store"
 )
 
-const importFixtures = "../deck/testdata/import/"
+const importFixtures = "../importer/testdata/import/"
 
 // part is one multipart field: a file when file is set.
 type part struct{ name, file, value string }
@@ -74,7 +76,7 @@ func reloadableEnv(t *testing.T) (*testEnv, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.srv.decks = NewDeckHolder(d, dir, load)
+	e.srv.decks = deckload.NewHolder(d, dir, load)
 	return e, dir
 }
 
@@ -221,7 +223,7 @@ func TestImportSaveAndReload(t *testing.T) {
 
 	// A file already in the way (not yet loaded) is never overwritten.
 	src, _ := os.ReadFile(importFixtures + "nopitfalls.txt")
-	md, id, _ := deck.Import("nopitfalls.txt", src)
+	md, id, _ := importer.Import("nopitfalls.txt", src, nil)
 	target := filepath.Join(dir, "imported", id+".md")
 	if err := os.WriteFile(target, []byte("keep me"), 0o644); err != nil {
 		t.Fatal(err)

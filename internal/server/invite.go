@@ -86,7 +86,7 @@ func (s *Server) acceptInvite(w http.ResponseWriter, r *http.Request) {
 	password, password2 := r.PostFormValue("password"), r.PostFormValue("password2")
 	form := views.SignupForm{Action: "/invite/" + token, Role: inv.Role, Username: name}
 	fe := &views.FormError{Fields: map[string]string{}}
-	if msg := ValidateUsername(name); msg != "" {
+	if msg := store.ValidateUsername(name); msg != "" {
 		fe.Fields["username"] = msg
 	}
 	checkNewPassword(fe, password, password2)

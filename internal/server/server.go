@@ -14,6 +14,7 @@ import (
 
 	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/importer"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/views"
 	"github.com/rehearse/rehearse/web"
@@ -26,9 +27,10 @@ type Config struct {
 	SessionTTL    time.Duration // how long a login lasts
 	BaseURL       string        // external URL, for links in invites and resets
 
-	TrustedProxies   []netip.Prefix // reverse proxies whose X-Forwarded-For/Proto are believed (proxy.go)
-	MetricsElsewhere bool           // metrics have their own listener, so /metrics is not routed here
-	ContentDir       string         // the --content directory ("" when the deck is embedded); imports are saved here
+	TrustedProxies   []netip.Prefix  // reverse proxies whose X-Forwarded-For/Proto are believed (proxy.go)
+	MetricsElsewhere bool            // metrics have their own listener, so /metrics is not routed here
+	ContentDir       string          // the --content directory ("" when the deck is embedded); imports are saved here
+	ImportTopics     importer.Topics // keyword rules guessing an imported card's topic
 
 	// Hasher hashes and checks passwords; nil means production argon2id parameters with
 	// hashSlots computations at once. Tests pass cheap parameters.

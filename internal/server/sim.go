@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
-	"math"
 	"net/http"
 	"sync"
 	"time"
@@ -16,6 +14,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/deckload"
 	"github.com/rehearse/rehearse/internal/rebalance"
 	"github.com/rehearse/rehearse/internal/views"
 )
@@ -113,7 +112,7 @@ func (s *Server) cardSimulation(r *http.Request, c *deck.Card) (views.Slot, erro
 	if c.Sim == nil {
 		return nil, nil
 	}
-	scs, err := CardScenarios(c.Sim)
+	scs, err := deckload.CardScenarios(c.Sim)
 	if err != nil {
 		// The deck check rejects these at load; reaching here means a deck loaded without it.
 		return nil, fmt.Errorf("card %s: simulation: %w", c.ID, err)
@@ -125,50 +124,6 @@ func (s *Server) cardSimulation(r *http.Request, c *deck.Card) (views.Slot, erro
 	}
 	cmp.Caption = c.Sim.Caption
 	return views.SimFigure(cmp), nil
-}
-
-// CardScenarios builds a card simulation's scenarios, one per compare label. It accepts one
-// shorthand on top of the engine's overrides: "members" as a count, expanded to the preset's
-// naming (m1…mN for consumers, w1…wN for Connect workers), as `rehearse sim --members` does.
-func CardScenarios(sim *deck.Simulation) ([]rebalance.Scenario, error) {
-	over := sim.Overrides
-	if n, ok := count(over["members"]); ok {
-		base, found := rebalance.Preset(sim.Preset)
-		if !found {
-			return nil, fmt.Errorf("unknown preset %q", sim.Preset)
-		}
-		if n < 0 || n > rebalance.CLILimits.MaxMembers {
-			return nil, fmt.Errorf("overrides.members: must be between 0 and %d", rebalance.CLILimits.MaxMembers)
-		}
-		prefix := "m"
-		if base.Kind == "connect" {
-			prefix = "w"
-		}
-		names := make([]string, n)
-		for i := range names {
-			names[i] = fmt.Sprintf("%s%d", prefix, i+1)
-		}
-		over = maps.Clone(over)
-		over["members"] = names
-	}
-	return rebalance.CardScenarios(sim.Preset, sim.Compare, over)
-}
-
-// count reads a whole number decoded from YAML or JSON.
-func count(v any) (int, bool) {
-	switch n := v.(type) {
-	case int:
-		return n, true
-	case int64:
-		return int(n), true
-	case uint64:
-		return int(min(n, math.MaxInt32)), true
-	case float64:
-		if n == math.Trunc(n) && math.Abs(n) < math.MaxInt32 {
-			return int(n), true
-		}
-	}
-	return 0, false
 }
 
 // variantLabels names each variant: the card's compare labels, or the scenario's own protocol.

@@ -20,6 +20,7 @@ import (
 
 	"github.com/rehearse/rehearse/content"
 	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/deckload"
 	"github.com/rehearse/rehearse/internal/rebalance"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/web"
@@ -33,7 +34,7 @@ func newSimEnv(t *testing.T, fsys fs.FS) *testEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	d, err := deck.Load(fsys, deck.Options{CheckSim: func(s *deck.Simulation) error { _, err := CardScenarios(s); return err }})
+	d, err := deck.Load(fsys, deck.Options{CheckSim: func(s *deck.Simulation) error { _, err := deckload.CardScenarios(s); return err }})
 	if err != nil {
 		t.Fatal(err)
 	}

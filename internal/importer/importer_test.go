@@ -1,7 +1,8 @@
-package deck
+package importer
 
 import (
 	"flag"
+	"github.com/rehearse/rehearse/internal/deck"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,14 +13,14 @@ import (
 var update = flag.Bool("update", false, "rewrite the importer's golden files")
 
 // importFixture imports testdata/import/NAME.txt and parses the result, which must be valid.
-func importFixture(t *testing.T, name string) (*Card, string, []Error, []byte) {
+func importFixture(t *testing.T, name string) (*deck.Card, string, []deck.Error, []byte) {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join("testdata", "import", name+".txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	md, id, problems := Import(name+".txt", src)
-	c, errs := Parse(id+".md", md)
+	md, id, problems := Import(name+".txt", src, testTopics)
+	c, errs := deck.Parse(id+".md", md)
 	if errs != nil {
 		t.Fatalf("imported card does not parse:\n%v\n\n%s", errs, md)
 	}
@@ -82,7 +83,7 @@ func TestImportOtherTimings(t *testing.T) {
 	if len(problems) != 0 {
 		t.Errorf("problems: %v", problems)
 	}
-	if c.Timing != (Timing{30 * time.Second, 60 * time.Second, 2 * time.Minute}) {
+	if c.Timing != (deck.Timing{Basics: 30 * time.Second, Solid: 60 * time.Second, Deeper: 2 * time.Minute}) {
 		t.Errorf("timing = %+v", c.Timing)
 	}
 	if c.Deeper[0].Text != "Knows to commit in the revoke callback." {
@@ -160,12 +161,12 @@ func TestImportExtraBlankLines(t *testing.T) {
 
 func TestImportReportsUnplaceableLines(t *testing.T) {
 	src := "Why?\nanswer\n- a\nbasics\n~20 sB.\nsolid answer\n~40 sS.\ngo deeper\n1\n2\n3\n4\nText.\n- Q?A.\n- stray bullet\n"
-	md, _, problems := Import("x.txt", []byte(src))
+	md, _, problems := Import("x.txt", []byte(src), testTopics)
 	assertErrors(t, problems, []string{
 		`x.txt:15: cannot place "- stray bullet"`,
 		`x.txt:15: no pitfalls; wrote a TODO placeholder`,
 	})
-	if _, errs := Parse("x.md", md); errs != nil {
+	if _, errs := deck.Parse("x.md", md); errs != nil {
 		t.Errorf("output does not parse: %v", errs)
 	}
 }
@@ -203,6 +204,40 @@ func TestSplitFollowUp(t *testing.T) {
 	} {
 		if q, a := splitFollowUp(tt.in); q != tt.q || a != tt.a {
 			t.Errorf("splitFollowUp(%q) = %q, %q", tt.in, q, a)
+		}
+	}
+}
+
+// testTopics is the bundled deck's rule file, so fixtures get the topics the deck uses.
+var testTopics = func() Topics {
+	b, err := os.ReadFile("../../content/import-topics.txt")
+	if err != nil {
+		panic(err)
+	}
+	ts, err := ParseTopics("import-topics.txt", string(b))
+	if err != nil {
+		panic(err)
+	}
+	return ts
+}()
+
+func TestParseTopicsReportsLines(t *testing.T) {
+	_, err := ParseTopics("t.txt", "# c\na|b: A\nno colon here\n: Empty words\n")
+	assertErrors(t, err.(deck.ErrorList), []string{"t.txt:3: want", "t.txt:4: no words"})
+	ts, err := ParseTopics("t.txt", "Foo | bar baz : Topic F\n")
+	if err != nil || ts.Guess("what about BAR BAZ?") != "Topic F" || ts.Guess("other") != FallbackTopic {
+		t.Errorf("rules %+v err %v", ts, err)
+	}
+}
+
+func assertErrors(t *testing.T, errs []deck.Error, want []string) {
+	t.Helper()
+	if len(errs) != len(want) {
+		t.Fatalf("got %d errors, want %d:\n%v", len(errs), len(want), errs)
+	}
+	for i, e := range errs {
+		if !strings.HasPrefix(e.Error(), want[i]) {
+			t.Errorf("error %d:\n got  %s\n want %s...", i, e.Error(), want[i])
 		}
 	}
 }

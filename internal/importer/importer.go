@@ -1,8 +1,12 @@
-package deck
+// Package importer converts cards written as plain text (see docs/card-format.md, "Importing")
+// into markdown cards. It knows nothing about any one subject: the keyword-to-topic rules are
+// data passed in (the bundled deck keeps its own in content/import-topics.txt).
+package importer
 
 import (
 	"bytes"
 	"fmt"
+	"github.com/rehearse/rehearse/internal/deck"
 	"strconv"
 	"strings"
 	"time"
@@ -10,12 +14,12 @@ import (
 	"unicode/utf8"
 )
 
-// Import converts one card in the plain-text form (see docs/card-format.md, "Importing") to a
-// markdown card. name is used in problems. The card always parses: a section the input lacks is
-// written as a "TODO: ..." placeholder and reported, and lines that fit nowhere are reported and
-// left out.
-func Import(name string, src []byte) (md []byte, id string, problems []Error) {
-	im := &importer{e: errs{file: name}}
+// Import converts one card in the plain-text form to a markdown card. name is used in problems;
+// topics guess the card's topic from its question. The card always parses: a section the input
+// lacks is written as a "TODO: ..." placeholder and reported, and lines that fit nowhere are
+// reported and left out.
+func Import(name string, src []byte, topics Topics) (md []byte, id string, problems []deck.Error) {
+	im := &importer{e: errs{file: name}, topics: topics}
 	im.read(src)
 	c := im.build()
 	im.e.list.Sort()
@@ -69,7 +73,8 @@ type importer struct {
 	timing      [3]time.Duration // basics, solid, deeper; 0 = not given
 	seen        map[string]int   // label -> line
 
-	id string
+	id     string
+	topics Topics
 }
 
 // segment is the lines after a label, up to the next label.
@@ -349,7 +354,7 @@ func (im *importer) build() []byte {
 		q = "TODO: the question"
 	}
 	im.id = importID(q)
-	topic := guessTopic(q)
+	topic := im.topics.Guess(q)
 
 	var b strings.Builder
 	b.WriteString("---\n")
@@ -547,7 +552,7 @@ var stopWords = map[string]bool{
 // importID derives a slug from the question: its first six words that are not stop words.
 func importID(q string) string {
 	var words []string
-	for _, w := range strings.Split(slugify(q), "-") {
+	for _, w := range strings.Split(slug(q), "-") {
 		if w != "" && !stopWords[w] {
 			words = append(words, w)
 		}
@@ -559,34 +564,4 @@ func importID(q string) string {
 		return "imported-card"
 	}
 	return strings.Join(words, "-")
-}
-
-// topicKeywords guesses a topic from the question, first match wins; the names follow the
-// topics already used in content/.
-var topicKeywords = []struct{ words, topic string }{
-	{"connect|worker", "Kafka Connect"},
-	{"streams|exactly-once|transaction", "Kafka Streams and exactly-once"},
-	{"static membership|group.instance.id", "Static membership"},
-	{"kip-848|new consumer protocol|group.protocol", "KIP-848 consumer protocol"},
-	{"cooperative|incremental|kip-429", "Cooperative rebalancing"},
-	{"eager|stop-the-world", "Eager rebalancing"},
-	{"assignor|round robin|roundrobin|sticky", "Assignors"},
-	{"session.timeout|heartbeat|max.poll|timeout|liveness", "Liveness and timeouts"},
-	{"callback|onpartitions|commit|offset", "Consumer callbacks and offsets"},
-	{"rebalanc", "Rebalance fundamentals"},
-}
-
-// ImportedTopic is the topic of an imported card whose question matches no keyword.
-const ImportedTopic = "Imported"
-
-func guessTopic(q string) string {
-	l := strings.ToLower(q)
-	for _, k := range topicKeywords {
-		for _, w := range strings.Split(k.words, "|") {
-			if strings.Contains(l, w) {
-				return k.topic
-			}
-		}
-	}
-	return ImportedTopic
 }

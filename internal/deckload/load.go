@@ -1,0 +1,56 @@
+package deckload
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+
+	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/rebalance"
+)
+
+// Load loads and validates a deck: the one place that decides which checks a deck gets. Every
+// card's simulation must name a known preset, variants that fit it and valid overrides, and
+// each variant must run within the card page's budget, since the card page runs it. cache may be
+// nil.
+func Load(fsys fs.FS, cache *deck.Cache) (*deck.Deck, error) {
+	return deck.Load(fsys, deck.Options{Cache: cache, CheckSim: CheckSim(memoRun())})
+}
+
+// CheckSim returns the simulation check Load applies, running scenarios through run.
+func CheckSim(run func(rebalance.Scenario, rebalance.Limits) error) func(*deck.Simulation) error {
+	return func(sim *deck.Simulation) error {
+		scs, err := CardScenarios(sim)
+		if err != nil {
+			return err
+		}
+		lim := rebalance.CardLimits
+		for i, sc := range scs {
+			if err := run(sc, lim); err != nil {
+				return fmt.Errorf("compare[%d] (%s): %w", i, sc.Protocol, err)
+			}
+		}
+		return nil
+	}
+}
+
+// memoRun returns a rebalance.Run that remembers each scenario's outcome, for loading one deck.
+// Checking every card's simulation was most of the start-up time of a large deck, and cards
+// often share a scenario (the same preset and variant with no overrides); a run is
+// deterministic, so one run answers for all of them.
+func memoRun() func(rebalance.Scenario, rebalance.Limits) error {
+	done := map[string]error{}
+	return func(sc rebalance.Scenario, lim rebalance.Limits) error {
+		key, err := json.Marshal(sc.WithDefaults()) // maps marshal sorted: a canonical key
+		if err != nil {
+			return err
+		}
+		if err, ok := done[string(key)]; ok {
+			return err
+		}
+		_, err = rebalance.Run(context.Background(), sc, lim)
+		done[string(key)] = err
+		return err
+	}
+}
