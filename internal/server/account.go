@@ -24,6 +24,7 @@ func (s *Server) accountRoutes(r chi.Router) {
 var accountNotices = map[string]string{
 	"password": "Your password was changed. Other sessions were signed out.",
 	"team":     "Saved.",
+	"theme":    "Theme saved.",
 }
 
 func (s *Server) accountPage(w http.ResponseWriter, r *http.Request) {
@@ -34,7 +35,7 @@ func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, status in
 	u := userFrom(r.Context())
 	p := s.page(r, "Account")
 	p.Notice = accountNotices[r.URL.Query().Get("saved")]
-	s.render(w, r, status, views.Account(p, views.AccountPage{Name: u.Username, Role: u.Role, HideFromTeam: u.Settings.HideFromTeam, Err: fe}))
+	s.render(w, r, status, views.Account(p, views.AccountPage{Name: u.Username, Role: u.Role, HideFromTeam: u.Settings.HideFromTeam, Err: fe, Theme: p.Theme}))
 }
 
 // checkNewPassword validates the two new-password fields into fe.

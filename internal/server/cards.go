@@ -7,6 +7,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/srs"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
@@ -15,17 +17,55 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := s.deck()
-	h := views.HomePage{Total: d.Len(), SignedIn: userFrom(r.Context()) != nil}
-	due, err := s.dueByTopic(r)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	for _, t := range d.Topics() {
-		h.Topics = append(h.Topics, views.TopicSummary{Name: t.Name, Slug: t.Slug, Count: len(t.Cards), Due: due[t.Slug]})
-		h.DueNow += due[t.Slug]
+	u := userFrom(r.Context())
+	h := views.HomePage{Total: d.Len(), SignedIn: u != nil}
+	var states map[string]srs.Card
+	if u != nil {
+		var err error
+		if states, err = s.db.CardStates(r.Context(), u.ID); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		now := s.now()
+		q, err := s.queueFor(r, u, d.Cards, states, now) // study.go
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		h.Now = homeNow(q, d.Cards, states, u.Settings.NewPerDay)
+		if !q.NextAt.IsZero() {
+			h.Now.NextDue = "The next card is due in " + srs.FormatInterval(q.NextAt.Sub(now)) + " (" + whenText(q.NextAt, now, userLocation(u)) + ")."
+		}
+		end := dayEnd(now, userLocation(u))
+		for _, t := range d.Topics() {
+			ts := views.TopicSummary{Name: t.Name, Slug: t.Slug, Count: len(t.Cards)}
+			for _, c := range t.Cards {
+				if st, ok := states[c.ID]; ok && st.State != srs.New {
+					ts.Studied++
+					if isDue(st, now, end) {
+						ts.Due++
+					}
+				}
+			}
+			h.Topics = append(h.Topics, ts)
+		}
+	} else {
+		for _, t := range d.Topics() {
+			h.Topics = append(h.Topics, views.TopicSummary{Name: t.Name, Slug: t.Slug, Count: len(t.Cards)})
+		}
 	}
 	s.render(w, r, http.StatusOK, views.Home(s.page(r, ""), h))
+}
+
+// homeNow sums up the queue for the home page's first lines.
+func homeNow(q studyQueue, cards []*deck.Card, states map[string]srs.Card, newPerDay int) views.HomeNow {
+	n := views.HomeNow{Due: len(q.Learning) + len(q.Review), New: len(q.New), NewLimit: newPerDay}
+	for _, c := range cards {
+		if st, ok := states[c.ID]; !ok || st.State == srs.New {
+			n.Unseen++
+		}
+	}
+	return n
 }
 
 func (s *Server) topic(w http.ResponseWriter, r *http.Request) {

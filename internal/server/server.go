@@ -94,13 +94,15 @@ func (s *Server) deck() *deck.Deck { return s.decks.Deck() }
 
 // page builds the layout model for a request.
 func (s *Server) page(r *http.Request, title string, scripts ...string) views.Page {
-	p := views.Page{Title: title, CSS: []string{s.assets.URL("app.css"), s.assets.URL("highlight.css")}, Private: s.cfg.Private}
+	p := views.Page{Title: title, CSS: []string{s.assets.URL("app.css"), s.assets.URL("highlight.css")}, Private: s.cfg.Private,
+		ThemeJS: s.assets.URL("theme.js"), Path: r.URL.Path}
 	p.Scripts = append(p.Scripts, s.assets.URL("app.js"))
 	for _, js := range scripts {
 		p.Scripts = append(p.Scripts, s.assets.URL(js))
 	}
 	if u := userFrom(r.Context()); u != nil {
 		p.User = &views.UserInfo{Name: u.Username, Admin: u.IsAdmin()}
+		p.Theme = s.userTheme(r, u.ID) // theme.go
 	}
 	return p
 }

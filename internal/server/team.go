@@ -23,6 +23,7 @@ func (s *Server) teamRoutes(r chi.Router) {
 	s.inviteRoutes(r)  // invite.go: /invite/{token}, /reset/{token}
 	s.accountRoutes(r) // account.go: /account
 	s.adminRoutes(r)   // admin.go: /admin, /metrics
+	s.themeRoutes(r)   // theme.go: /account/theme
 	r.With(s.requireUser).Get("/team", s.teamPage)
 }
 
@@ -60,6 +61,11 @@ func (s *Server) teamPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	last, err := s.db.TeamLastRatings(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	vm := views.TeamPage{Hidden: userFrom(ctx).Settings.HideFromTeam}
 	for _, u := range users {
 		m := views.TeamMember{Name: u.Username, Mastered: mastered[u.ID]}
@@ -73,7 +79,7 @@ func (s *Server) teamPage(w http.ResponseWriter, r *http.Request) {
 		m.Mocks, m.MockAvg = s.mockScores(mocks[u.ID])
 		vm.Members = append(vm.Members, m)
 	}
-	vm.Rows, vm.Weakest = s.coverage(users, states, now)
+	vm.Rows, vm.Weakest = s.coverage(users, states, last, now)
 	p := s.page(r, "Team")
 	p.CSS = append(p.CSS, s.assets.URL("team.css"))
 	s.render(w, r, http.StatusOK, views.Team(p, vm))
@@ -118,16 +124,18 @@ func (s *Server) mockScores(answers []store.MockAnswer) (sessions int, avg float
 }
 
 // coverage builds the cards × members grid of retrievability now, and the cards the team is
-// weakest on: lowest mean retrievability over all shown members (a card a member never studied
-// counts as 0 for them), among cards at least one member has studied.
-func (s *Server) coverage(users []*store.User, states map[int64]map[string]srs.Card, now time.Time) ([]views.TeamRow, []views.TeamWeak) {
+// weakest on. Weakness comes only from the members who studied a card: its recall is the share
+// of them whose latest answer was not Again (a member who never saw it is no evidence either
+// way), and how many studied it is shown apart, as coverage. Ties go to the lower predicted
+// recall now, then to the card more members studied.
+func (s *Server) coverage(users []*store.User, states map[int64]map[string]srs.Card, last map[int64]map[string]int, now time.Time) ([]views.TeamRow, []views.TeamWeak) {
 	sch := srs.DefaultScheduler()
 	d := s.deck()
 	var rows []views.TeamRow
 	var weak []views.TeamWeak
 	for _, c := range d.Cards {
 		row := views.TeamRow{CardID: c.ID, Question: c.Question}
-		sum, studied := 0.0, 0
+		sum, studied, recalled := 0.0, 0, 0
 		for _, u := range users {
 			st, ok := states[u.ID][c.ID]
 			if !ok || st.State == srs.New {
@@ -137,19 +145,27 @@ func (s *Server) coverage(users []*store.User, states map[int64]map[string]srs.C
 			rv := sch.Retrievability(st, now)
 			sum += rv
 			studied++
+			if rating, ok := last[u.ID][c.ID]; ok && rating > int(srs.Again) {
+				recalled++
+			}
 			row.Cells = append(row.Cells, views.TeamCell{Member: u.Username, Seen: true, Pct: pct(rv)})
 		}
 		rows = append(rows, row)
 		if studied > 0 {
 			weak = append(weak, views.TeamWeak{CardID: c.ID, Question: c.Question,
-				MeanPct: pct(sum / float64(len(users))), Studied: studied, Of: len(users)})
+				RecallPct: pct(float64(recalled) / float64(studied)), Recalled: recalled,
+				PredictedPct: pct(sum / float64(studied)), Studied: studied, Of: len(users)})
 		}
 	}
 	sort.SliceStable(weak, func(i, j int) bool {
-		if weak[i].MeanPct != weak[j].MeanPct {
-			return weak[i].MeanPct < weak[j].MeanPct
+		a, b := weak[i], weak[j]
+		if a.RecallPct != b.RecallPct {
+			return a.RecallPct < b.RecallPct
 		}
-		return weak[i].Studied > weak[j].Studied
+		if a.PredictedPct != b.PredictedPct {
+			return a.PredictedPct < b.PredictedPct
+		}
+		return a.Studied > b.Studied
 	})
 	if len(weak) > weakestShown {
 		weak = weak[:weakestShown]

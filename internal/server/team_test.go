@@ -85,13 +85,47 @@ func TestTeamView(t *testing.T) {
 	if doc.Find("#coverage td[data-member=hidden]").Length() != 0 {
 		t.Fatal("hidden member in the grid")
 	}
-	// Weakest: only sample-eager has been studied by a shown member.
+	// Weakest: only sample-eager has been studied by a shown member; ada recalled it, bob did not.
 	weak := doc.Find("#weakest li")
-	if weak.Length() != 1 || !strings.Contains(weak.Text(), "studied by 2 of 3") {
+	if weak.Length() != 1 || !strings.Contains(weak.Text(), "recall 50 % from 2 of 3 members") {
 		t.Fatalf("weakest: %q", weak.Text())
 	}
 	if resp, _ := e.get(e.client(), "/team"); resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("anonymous /team: %d", resp.StatusCode)
+	}
+}
+
+// TestTeamWeakestFromThoseWhoStudied: a member who never studied a card is not evidence that the
+// team forgets it. One member rates a card Again and the other never sees it: 0 % from 1 of 2.
+// A card rated Easy by one member is 100 % from 1 of 2, and ranks after it.
+func TestTeamWeakestFromThoseWhoStudied(t *testing.T) {
+	e := newEnv(t, Config{})
+	ctx := context.Background()
+	viewer := e.signedIn("ada", store.RoleMember)
+	e.signedIn("bob", store.RoleMember)
+	ada, err := e.db.UserByName(ctx, "ada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch := srs.DefaultScheduler()
+	sch.Fuzz = false
+	for card, r := range map[string]srs.Rating{"sample-eager": srs.Again, "mock-cooperative": srs.Easy} {
+		after := sch.Review(srs.Card{}, r, e.now.Add(-time.Minute))
+		if _, err := e.db.RecordReview(ctx, ada.ID, card, srs.Card{}, after, r, e.now.Add(-time.Minute), 1000, store.ModeStudy); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, doc := e.get(viewer, "/team")
+	weak := doc.Find("#weakest li")
+	if weak.Length() != 2 {
+		t.Fatalf("weakest lists %d cards, want 2: %q", weak.Length(), weak.Text())
+	}
+	first, second := weak.Eq(0), weak.Eq(1)
+	if first.AttrOr("data-card", "") != "sample-eager" || first.Find(".recall").Text() != "recall 0 % from 1 of 2 members" {
+		t.Fatalf("weakest card: %s %q, want sample-eager at 0 %% from 1 of 2", first.AttrOr("data-card", ""), first.Find(".recall").Text())
+	}
+	if second.AttrOr("data-card", "") != "mock-cooperative" || second.Find(".recall").Text() != "recall 100 % from 1 of 2 members" {
+		t.Fatalf("second card: %s %q, want mock-cooperative at 100 %% from 1 of 2", second.AttrOr("data-card", ""), second.Find(".recall").Text())
 	}
 }
 

@@ -153,3 +153,31 @@ func (db *DB) TeamCardStates(ctx context.Context) (map[int64]map[string]srs.Card
 	}
 	return out, rows.Err()
 }
+
+// TeamLastRatings returns, for each user on the team view, the rating of their latest answer
+// (undone ones excluded, study and mock alike) to each card they have answered.
+func (db *DB) TeamLastRatings(ctx context.Context) (map[int64]map[string]int, error) {
+	// SQLite takes the bare column rating from the row holding max(id).
+	rows, err := db.r.QueryContext(ctx, `SELECT l.user_id, l.card_id, l.rating, max(l.id)
+		FROM review_log l JOIN users u ON u.id = l.user_id
+		WHERE l.undone = 0 AND u.disabled = 0 AND u.hide_from_team = 0
+		GROUP BY l.user_id, l.card_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]map[string]int{}
+	for rows.Next() {
+		var uid, last int64
+		var card string
+		var rating int
+		if err := rows.Scan(&uid, &card, &rating, &last); err != nil {
+			return nil, err
+		}
+		if out[uid] == nil {
+			out[uid] = map[string]int{}
+		}
+		out[uid][card] = rating
+	}
+	return out, rows.Err()
+}

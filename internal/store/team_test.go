@@ -60,6 +60,25 @@ func TestTeamQueries(t *testing.T) {
 		t.Fatalf("team card states = %v", states)
 	}
 
+	// Last ratings: the latest answer wins, an undone one does not count, hidden users are left out.
+	again := sch.Review(states[ada.ID]["b"], srs.Again, t0.Add(time.Hour))
+	if _, err := db.RecordReview(ctx, ada.ID, "b", states[ada.ID]["b"], again, srs.Again, t0.Add(time.Hour), 1000, ModeStudy); err != nil {
+		t.Fatal(err)
+	}
+	last, err := db.TeamLastRatings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last[ada.ID]["a"] != int(srs.Good) || last[ada.ID]["b"] != int(srs.Again) || last[bob.ID]["a"] != int(srs.Good) || last[hid.ID] != nil {
+		t.Fatalf("last ratings = %v", last)
+	}
+	if _, err := db.UndoLast(ctx, ada.ID, t0.Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if last, _ = db.TeamLastRatings(ctx); last[ada.ID]["b"] != int(srs.Good) {
+		t.Fatalf("after undo, ada's last rating of b = %d, want Good", last[ada.ID]["b"])
+	}
+
 	// Mastery: force one of bob's cards to a 30-day stability.
 	if _, err := db.w.Exec("UPDATE card_states SET stability = 30 WHERE user_id = ?", bob.ID); err != nil {
 		t.Fatal(err)
