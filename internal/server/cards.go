@@ -9,6 +9,7 @@ import (
 
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/srs"
+	"github.com/rehearse/rehearse/internal/study"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
@@ -36,13 +37,13 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 		if !q.NextAt.IsZero() {
 			h.Now.NextDue = "The next card is due in " + srs.FormatInterval(q.NextAt.Sub(now)) + " (" + whenText(q.NextAt, now, userLocation(u)) + ")."
 		}
-		end := dayEnd(now, userLocation(u))
+		end := study.DayEnd(now, userLocation(u))
 		for _, t := range d.Topics() {
 			ts := views.TopicSummary{Name: t.Name, Slug: t.Slug, Count: len(t.Cards)}
 			for _, c := range t.Cards {
 				if st, ok := states[c.ID]; ok && st.State != srs.New {
 					ts.Studied++
-					if isDue(st, now, end) {
+					if study.IsDue(st, now, end) {
 						ts.Due++
 					}
 				}
@@ -58,7 +59,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 }
 
 // homeNow sums up the queue for the home page's first lines.
-func homeNow(q studyQueue, cards []*deck.Card, states map[string]srs.Card, newPerDay int) views.HomeNow {
+func homeNow(q study.Queue, cards []*deck.Card, states map[string]srs.Card, newPerDay int) views.HomeNow {
 	n := views.HomeNow{Due: len(q.Learning) + len(q.Review), New: len(q.New), NewLimit: newPerDay}
 	for _, c := range cards {
 		if st, ok := states[c.ID]; !ok || st.State == srs.New {
