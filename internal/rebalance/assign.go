@@ -8,7 +8,7 @@ import (
 
 // sortItems orders items canonically; with one topic (connector) index order is that order.
 func (s *sim) sortItems(its []int32) {
-	if len(s.groups) == 1 && s.sc.Kind == "consumer" {
+	if len(s.groups) == 1 && s.kind == kindConsumer {
 		slices.Sort(its)
 		return
 	}

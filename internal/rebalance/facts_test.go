@@ -2,6 +2,8 @@ package rebalance
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -93,7 +95,7 @@ func TestFactCoopTwoTopicsScale(t *testing.T) {
 			}
 		}
 		var parts []string
-		for _, m := range sortedKeys(a) {
+		for _, m := range slices.Sorted(maps.Keys(a)) {
 			n1 := 0
 			for _, it := range a[m] {
 				if strings.HasPrefix(it, "t1-") {

@@ -6,7 +6,9 @@ package rebalance
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,7 +23,7 @@ type ownership map[string]map[string][]int32 // member -> topic -> partitions
 // JoinGroup metadata.
 func franzBalance(t *testing.T, bal kgo.GroupBalancer, members []string, owned ownership, topics map[string]int32) ownership {
 	t.Helper()
-	interests := sortedKeys(topics)
+	interests := slices.Sorted(maps.Keys(topics))
 	var jm []kmsg.JoinGroupResponseMember
 	for _, m := range members {
 		jm = append(jm, kmsg.JoinGroupResponseMember{MemberID: m, ProtocolMetadata: bal.JoinGroupMetadata(interests, owned[m], 1)})
@@ -128,7 +130,7 @@ func randomGroup(rng *rand.Rand) (map[string]int32, []string, ownership) {
 	n := 1 + rng.IntN(6)
 	ms := members(n, "c")
 	var all []string
-	for _, tpc := range sortedKeys(topics) {
+	for _, tpc := range slices.Sorted(maps.Keys(topics)) {
 		for p := int32(0); p < topics[tpc]; p++ {
 			all = append(all, fmt.Sprintf("%s-%d", tpc, p))
 		}

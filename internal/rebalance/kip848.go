@@ -46,10 +46,11 @@ type kip848 struct {
 	// Gate for check: members reconciled this epoch, members expected, members gone since.
 	done, expect, awayN int
 	nextID              int32
+	assignor            assignor // uniform or range
 }
 
 func newKIP848(s *sim) *kip848 {
-	k := &kip848{s: s, targetOf: map[int32][]int32{}}
+	k := &kip848{s: s, targetOf: map[int32][]int32{}, assignor: assignorNames[s.sc.Assignor]}
 	k.target = make([]int32, len(s.items))
 	fill(k.target, -1)
 	for _, n := range s.sc.Members {
@@ -121,7 +122,7 @@ func (k *kip848) compute() {
 	}
 	live := k.live()
 	sort.SliceStable(live, func(i, j int) bool { return s.rank(live[i].m) < s.rank(live[j].m) })
-	if s.sc.Assignor == "range" {
+	if k.assignor == asRange {
 		ids := make([]int32, len(live))
 		for i, e := range live {
 			ids[i] = e.id
@@ -343,7 +344,7 @@ func (k *kip848) checkBalance() {
 		}
 		hi = max(hi, n)
 	}
-	if s.sc.Assignor != "range" && hi-lo > 1 {
+	if k.assignor != asRange && hi-lo > 1 {
 		s.invariant("epoch %d: counts range from %d to %d (must differ by at most one)", k.epoch, lo, hi)
 	}
 	n := 0

@@ -1,0 +1,349 @@
+package rebalance
+
+import (
+	"sort"
+	"strings"
+)
+
+// rankedEntry is pointer-free so that sorting swaps plain words.
+type rankedEntry struct{ r, i int32 }
+
+func (c *classic) completeJoin(live []*entry) {
+	s := c.s
+	c.growArrays()
+	// Sorted by name through ranks computed once; the same comparisons as sorting ws itself.
+	keyed := make([]rankedEntry, len(live))
+	for i, e := range live {
+		keyed[i] = rankedEntry{s.rank(e.m), int32(i)}
+	}
+	sort.Slice(keyed, func(i, j int) bool { return keyed[i].r < keyed[j].r })
+	ws := make([]*entry, len(live))
+	for i, k := range keyed {
+		ws[i] = live[k.i]
+	}
+	ids := make([]int32, len(ws))
+	for i, e := range ws {
+		ids[i] = e.id
+	}
+	c.gen++
+	newA := map[*entry][]int32{}
+	revoke := map[*entry][]int32{}
+	var parked []int32
+	var adds map[*entry][]int32
+	viewDone := false // c.assign already reflects newA
+	switch {
+	case s.kind == kindConnect && !c.eager:
+		c.held = false
+		newA, revoke, parked = c.connectIncremental(ws)
+	case c.assignor == asSticky || c.assignor == asCoopSticky:
+		newA, revoke, adds = c.stickyRound(ws)
+		viewDone = c.eager // eager sticky rebuilds the coordinator's view itself
+	default:
+		if cap(c.buf) < len(s.items) {
+			c.buf = make([]int32, len(s.items))
+			c.prevBuf = make([]int32, len(s.items))
+		}
+		out, prev := c.buf[:len(s.items)], c.prevBuf[:len(s.items)]
+		// Range, round-robin and Connect's eager assignor ignore the previous owners, and eager
+		// members withhold nothing: then prev is never read.
+		needPrev := !c.eager || s.kind != kindConnect && c.assignor != asRange && c.assignor != asRoundRobin
+		if needPrev {
+			fill(prev, -1)
+		}
+		switch {
+		case !needPrev:
+		case c.eager:
+			// Eager sticky remembers the previous assignment through user data.
+			for it, id := range c.assign {
+				if id >= 0 && c.all[id].joined && !c.all[id].removed {
+					prev[it] = id
+				}
+			}
+		default:
+			for _, e := range ws {
+				for _, it := range e.owned {
+					if prev[it] == -1 {
+						prev[it] = e.id
+					} else {
+						prev[it] = -2 // claimed twice in one generation: neither claim counts
+					}
+				}
+			}
+		}
+		c.compute(ids, prev, out)
+		for _, e := range ws {
+			e.next = make([]int32, 0, len(e.assigned)+8)
+		}
+		for it, m := range out {
+			c.assign[it] = -1 // the coordinator's view, built here rather than from newA
+			if m < 0 {
+				continue
+			}
+			if p := prev[it]; !c.eager && p >= 0 && p != m {
+				// KIP-429: a partition changing owner is withheld until its owner revokes it.
+				revoke[c.all[p]] = append(revoke[c.all[p]], int32(it))
+				continue
+			}
+			c.assign[it] = m
+			e := c.all[m]
+			e.next = append(e.next, int32(it))
+		}
+		for _, e := range ws {
+			newA[e] = e.next
+			e.next = nil
+		}
+		viewDone = true
+	}
+	if adds == nil && !viewDone {
+		fill(c.assign, -1)
+		for e, its := range newA {
+			for _, it := range its {
+				c.assign[it] = e.id
+			}
+		}
+	}
+	c.state = gCompleting
+	c.computedAt = s.now
+	cur := c.cur
+	gen := c.gen
+	s.after(2*s.cfg.rpc, func() { c.syncDone(ws, newA, adds, revoke, parked, cur, gen) })
+}
+
+// stickyRound runs sticky / cooperative-sticky over the members' lists, touching only what
+// moves: eager sticky starts from the previous assignment, cooperative from what members own,
+// and withholds partitions that change owner (KIP-429). adds is what each member gains now.
+func (c *classic) stickyRound(ws []*entry) (newA, revoke, adds map[*entry][]int32) {
+	s := c.s
+	newA, revoke, adds = make(map[*entry][]int32, len(ws)), map[*entry][]int32{}, map[*entry][]int32{}
+	owned := make([][]int32, len(ws))
+	sum := 0
+	for i, e := range ws {
+		if c.eager {
+			owned[i] = e.assigned
+		} else {
+			owned[i] = e.owned
+		}
+		sum += len(owned[i])
+	}
+	var orphans []int32
+	if sum != s.liveCount {
+		s.stamp++
+		st := s.stamp
+		for _, o := range owned {
+			for _, it := range o {
+				s.stamps[it] = st
+			}
+		}
+		for g := range s.groups {
+			for _, it := range s.liveItems(g) {
+				if s.stamps[it] != st {
+					orphans = append(orphans, it)
+				}
+			}
+		}
+	}
+	keep, add := s.stickyLists(owned, orphans, false)
+	from := map[int32]*entry{} // items given up by an over-quota member
+	for i, e := range ws {
+		if len(keep[i]) < len(owned[i]) {
+			s.stamp++
+			for _, it := range keep[i] {
+				s.stamps[it] = s.stamp
+			}
+			for _, it := range owned[i] {
+				if s.stamps[it] != s.stamp {
+					from[it] = e
+				}
+			}
+		}
+	}
+	for i, e := range ws {
+		if len(add[i]) == 0 {
+			newA[e] = keep[i] // keep lists are never modified afterwards
+			continue
+		}
+		na := append(make([]int32, 0, len(keep[i])+len(add[i])), keep[i]...)
+		for _, it := range add[i] {
+			if old, ok := from[it]; ok && !c.eager {
+				revoke[old] = append(revoke[old], it)
+				c.assign[it] = -1
+				continue
+			}
+			na = append(na, it)
+			adds[e] = append(adds[e], it)
+			c.assign[it] = e.id
+		}
+		newA[e] = na
+	}
+	if c.eager {
+		// Everything restarts in eager; the coordinator's view is rebuilt in full.
+		fill(c.assign, -1)
+		for e, its := range newA {
+			for _, it := range its {
+				c.assign[it] = e.id
+			}
+		}
+		adds = nil
+	}
+	return newA, revoke, adds
+}
+
+// syncDone: SyncGroup responses reach the members; they revoke and start what changed.
+func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, parked []int32, cur *pending, gen int) {
+	s := c.s
+	assignRec := make(map[int32][]int32, len(ws))
+	addedRec := map[int32][]int32{}
+	revokedRec := cur.revoked
+	for _, e := range ws {
+		if !e.removed {
+			assignRec[e.m.idx] = newA[e]
+		}
+	}
+	n := 0
+	for _, l := range assignRec {
+		n += len(l)
+	}
+	// Past the recording cap the round keeps no item lists: spare building them.
+	record := s.roundItems+n <= maxRoundItems
+	for _, e := range ws {
+		m := e.m
+		if e.joined && !e.removed {
+			c.nJoined--
+		}
+		e.joined = false
+		if e.removed {
+			continue
+		}
+		switch {
+		case !record:
+		case adds != nil:
+			addedRec[m.idx] = append(addedRec[m.idx], adds[e]...)
+		default:
+			s.stamp++
+			for _, it := range e.assigned {
+				s.stamps[it] = s.stamp
+			}
+			var added []int32 // collected apart: one map write per member, not per item
+			for _, it := range newA[e] {
+				if s.stamps[it] != s.stamp {
+					added = append(added, it)
+				}
+			}
+			if len(added) > 0 {
+				addedRec[m.idx] = appendShared(addedRec[m.idx], added)
+			}
+		}
+		e.assigned = newA[e]
+		if m.entry != e || !m.up {
+			continue
+		}
+		if rv := revoke[e]; len(rv) > 0 {
+			if record {
+				revokedRec[m.idx] = append(revokedRec[m.idx], rv...)
+			}
+			c.followups++
+			inc := m.inc
+			s.revokeItems(m, rv, true, func() {
+				c.followups--
+				if m.inc == inc {
+					// The member rejoins at once so the withheld items can be handed out.
+					s.after(s.cfg.rpc, func() { c.join(m, m.name+" rejoins after revoking") })
+				}
+			})
+		}
+		start := adds[e]
+		if adds == nil {
+			start = newA[e] // startItems skips what m already owns
+		}
+		s.startItems(m, start)
+	}
+	s.round(Round{Generation: gen, Trigger: strings.Join(cur.triggers, "; "), StartMS: cur.start, EndMS: s.now,
+		StopTheWorld: c.eager, Parked: s.itemsOf(parked)}, recorded(record, assignRec), revokedRec, addedRec)
+	if len(s.res.Rounds[len(s.res.Rounds)-1].Parked) == 0 {
+		s.res.Rounds[len(s.res.Rounds)-1].Parked = nil
+	}
+	c.state = gStable
+	c.checkRound(ws, revoke, parked)
+	d := c.deferred
+	c.deferred = nil
+	for _, f := range d {
+		f()
+	}
+	if c.scheduled > 0 && c.state == gStable {
+		at := c.scheduled
+		s.at(at, func() {
+			if c.scheduled == at && c.state == gStable && len(c.live()) > 0 {
+				c.startRebalance("scheduled.rebalance.max.delay.ms expires")
+			}
+		})
+	}
+	s.checkStable()
+}
+
+// recorded is the assignment to record, or nil when the round is past the recording cap.
+func recorded(record bool, assign map[int32][]int32) map[int32][]int32 {
+	if !record {
+		return nil
+	}
+	return assign
+}
+
+// checkRound verifies the invariants of a finished round.
+func (c *classic) checkRound(ws []*entry, revoke map[*entry][]int32, parked []int32) {
+	s := c.s
+	pending := len(parked) > 0
+	for _, rv := range revoke {
+		if len(rv) > 0 {
+			pending = true
+		}
+	}
+	if pending || c.held || len(ws) == 0 {
+		return
+	}
+	n := 0
+	for _, e := range ws {
+		if !e.removed {
+			n += len(e.assigned)
+		}
+	}
+	if n != s.liveCount {
+		for it := range s.items {
+			if x := &s.items[it]; x.exists && !x.deleted && s.info[it].born <= c.computedAt && c.assign[it] < 0 {
+				s.invariant("round %d: %s is assigned to nobody in a stable group", c.gen, s.names[it])
+				break
+			}
+		}
+	}
+	if s.kind == kindConsumer && c.assignor == asRange && len(s.groups) > 1 {
+		return // range balances each topic, not the total
+	}
+	for _, conn := range []bool{true, false} {
+		lo, hi := -1, -1
+		for _, e := range ws {
+			if e.removed {
+				continue
+			}
+			n := len(e.assigned)
+			if s.kind == kindConnect {
+				n = 0
+				for _, it := range e.assigned {
+					if (s.info[it].part < 0) == conn {
+						n++
+					}
+				}
+			}
+			if lo < 0 || n < lo {
+				lo = n
+			}
+			if n > hi {
+				hi = n
+			}
+		}
+		if hi-lo > 1 {
+			s.invariant("round %d: counts range from %d to %d (must differ by at most one)", c.gen, lo, hi)
+		}
+		if s.kind == kindConsumer {
+			break
+		}
+	}
+}

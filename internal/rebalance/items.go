@@ -1,0 +1,470 @@
+package rebalance
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Item states, compact.
+const (
+	stUnowned uint8 = iota
+	stStarting
+	stProcessing
+	stRevoking
+)
+
+var stateNames = [...]string{StateUnowned, StateStarting, StateProcessing, StateRevoking}
+
+type item struct {
+	owner      int32 // member holding a claim on it, -1 for none
+	label      int32 // member shown on an unowned segment (assigned but down), -1 for none
+	lastOwner  int32
+	state      uint8
+	exists     bool
+	deleted    bool // a Connect task removed by set_tasks, still to be stopped
+	revoked    bool // the last stop was a revocation (for wasted moves)
+	since      int64
+	pauseStart int64
+}
+
+// itemInfo holds what rounds rarely touch, apart from item so hot loops stream less memory.
+type itemInfo struct {
+	group      int32 // topic or connector index
+	part       int32 // partition or task number; -1 for a connector itself
+	born, died int64
+	lived      int64 // existence before the last revival (tasks can be removed and re-added)
+}
+
+type seg struct {
+	from  int64
+	owner int32
+	state uint8
+}
+
+type group struct {
+	dirty bool // some item was removed (Connect tasks)
+	name  string
+	items []int32 // in partition (task) order; for Connect the connector item first
+}
+
+func (s *sim) addItem(g int, part int) int32 {
+	idx := int32(len(s.items))
+	name := s.groups[g].name
+	if part >= 0 {
+		name = fmt.Sprintf("%s-%d", name, part)
+	}
+	s.items = append(s.items, item{owner: -1, label: -1, exists: true, since: s.now, pauseStart: s.now, lastOwner: -1})
+	s.info = append(s.info, itemInfo{group: int32(g), part: int32(part), born: s.now, died: -1})
+	s.names = append(s.names, name)
+	s.stamps = append(s.stamps, 0)
+	s.bat = append(s.bat, -1)
+	s.segs = append(s.segs, nil)
+	s.recordSeg(idx)
+	s.groups[g].items = append(s.groups[g].items, idx)
+	s.world++
+	s.notProcessing++
+	s.liveCount++
+	return idx
+}
+
+// growGroup makes the group have n partitions (tasks), creating or reviving items.
+func (s *sim) growGroup(g, n int) {
+	base := 0
+	if s.kind == kindConnect {
+		base = 1
+	}
+	cur := len(s.groups[g].items) - base
+	for p := 0; p < cur && p < n; p++ {
+		it := s.groups[g].items[base+p]
+		if !s.items[it].exists || s.items[it].deleted {
+			s.revive(it)
+		}
+	}
+	for p := cur; p < n; p++ {
+		s.addItem(g, p)
+	}
+	for p := n; p < cur; p++ {
+		it := s.groups[g].items[base+p]
+		if s.items[it].exists && !s.items[it].deleted {
+			s.items[it].deleted = true
+			s.world++
+			s.groups[g].dirty = true
+			s.liveCount--
+			if s.ownerOf(it) < 0 {
+				s.kill(it)
+			}
+		}
+	}
+}
+
+func (s *sim) revive(it int32) {
+	s.detach(it)
+	x := &s.items[it]
+	if x.exists {
+		if x.deleted {
+			s.liveCount++
+			s.world++
+		}
+		x.deleted = false
+		return
+	}
+	s.liveCount++
+	s.world++
+	x.exists, x.deleted = true, false
+	s.info[it].died, s.info[it].born = -1, s.now
+	x.pauseStart, x.since = s.now, s.now
+	x.state, x.owner, x.label = stUnowned, -1, -1
+	s.notProcessing++
+	s.recordSeg(it)
+}
+
+// kill ends a deleted item's existence.
+func (s *sim) kill(it int32) {
+	s.detach(it)
+	x := &s.items[it]
+	if !x.exists {
+		return
+	}
+	if x.state != stProcessing {
+		s.addPause(s.now - x.pauseStart)
+		s.notProcessing--
+	}
+	if x.owner >= 0 {
+		s.members[x.owner].heldDirty = true
+		s.members[x.owner].ver++
+	}
+	s.world++
+	x.exists, x.owner = false, -1
+	in := &s.info[it]
+	in.died = s.now
+	in.lived += s.now - in.born
+	s.appendSeg(it, seg{from: s.now, state: 255})
+}
+
+func (s *sim) addPause(d int64) {
+	s.downtime += d
+	if d > s.maxPause {
+		s.maxPause = d
+	}
+}
+
+// setState moves an item to a state and records a timeline segment.
+func (s *sim) setState(it int32, st uint8, owner, label int32) {
+	x := &s.items[it]
+	if !x.exists {
+		return
+	}
+	s.detach(it)
+	if x.owner != owner {
+		if x.owner >= 0 {
+			s.members[x.owner].heldDirty = true
+			s.members[x.owner].ver++
+		}
+		if owner >= 0 {
+			s.members[owner].ver++
+		}
+	}
+	s.move(it, x, st, owner, label)
+}
+
+// move is setState for an existing item without the owners' bookkeeping, which hot loops over
+// one member's items do once per batch.
+func (s *sim) move(it int32, x *item, st uint8, owner, label int32) {
+	s.detach(it)
+	if x.state == stProcessing && st != stProcessing {
+		x.pauseStart = s.now
+		s.notProcessing++
+	} else if x.state != stProcessing && st == stProcessing {
+		s.addPause(s.now - x.pauseStart)
+		s.notProcessing--
+	}
+	x.state, x.owner, x.label, x.since = st, owner, label, s.now
+	if s.segStop < 0 {
+		s.recordSeg(it)
+	}
+	if s.notProcessing == 0 {
+		s.checkStable()
+	}
+}
+
+// heldList compacts and returns the items m holds a claim on.
+func (s *sim) heldList(m *member) []int32 {
+	if !m.heldDirty {
+		return m.held
+	}
+	m.heldDirty = false
+	s.stamp++
+	out := m.held[:0]
+	if m.heldShared {
+		out, m.heldShared = make([]int32, 0, len(m.held)), false
+	}
+	one := int32(-2) // the batch every kept item follows so far; -1 when they differ
+	for _, it := range m.held {
+		// An item following a batch exists (kill detaches), so its batch alone decides.
+		var mine bool
+		b := s.bat[it]
+		if b >= 0 {
+			mine = s.batches[b].owner == m.idx
+		} else {
+			x := &s.items[it]
+			mine = x.owner == m.idx && x.exists
+		}
+		if mine && s.stamps[it] != s.stamp {
+			s.stamps[it] = s.stamp
+			out = append(out, it)
+			switch {
+			case one == -2:
+				one = b
+			case one != b:
+				one = -1
+			}
+		}
+	}
+	m.held = out
+	m.heldBatch = -1
+	if one >= 0 && s.batches[one].n == int32(len(out)) {
+		m.heldBatch, m.heldGen = one, s.batches[one].gen
+	}
+	return out
+}
+
+// appendShared appends l to dst, or returns l itself (capped, so later appends copy) when dst
+// is empty; l must never be modified afterwards.
+func appendShared(dst, l []int32) []int32 {
+	if len(dst) == 0 {
+		return l[:len(l):len(l)]
+	}
+	return append(dst, l...)
+}
+
+// startItems gives items to m: starting for start_ms, then processing.
+func (s *sim) startItems(m *member, its []int32) {
+	if len(its) == 0 || !m.up || m.stopping {
+		return
+	}
+	s.steps += int64(len(its))
+	t0, inc := s.now, m.inc
+	st := stStarting
+	if s.cfg.start == 0 {
+		st = stProcessing
+	}
+	started := its[:0:0]
+	gained := false
+	m.held = slices.Grow(m.held, len(its))
+	nb := s.newBatch(m.idx, st)
+	B := &s.batches[nb]
+	for i, it := range its {
+		x := &s.items[it]
+		if !x.exists || x.deleted {
+			continue
+		}
+		// The item's current owner, state and revoked flag, from its batch if it follows one
+		// (leaving it: this is detach, minus fields about to be overwritten).
+		owner, state, revoked := x.owner, x.state, x.revoked
+		if ob := s.bat[it]; ob >= 0 {
+			O := &s.batches[ob]
+			if O.owner == m.idx {
+				continue
+			}
+			owner, state, revoked = O.owner, O.state, O.revoked
+			if O.psCommon {
+				x.pauseStart = O.pauseStart
+			} else {
+				O.sumOK = false
+			}
+			if O.n--; O.n == 0 {
+				s.freeB = append(s.freeB, ob) // never nb: nothing follows it yet but this loop's items
+			}
+		} else if owner == m.idx {
+			continue
+		}
+		if owner >= 0 {
+			s.viol++
+			s.invariant("at %d ms %s is given to %s while %s still owns it", s.now, s.names[it], m.name, s.members[owner].name)
+			s.members[owner].heldDirty = true
+			s.members[owner].ver++
+		}
+		gained = true
+		if x.lastOwner >= 0 && x.lastOwner != m.idx {
+			s.moved++
+		} else if x.lastOwner == m.idx && revoked {
+			s.wasted++
+		}
+		x.lastOwner, x.revoked = m.idx, false
+		// move, inlined: the hot path of every round.
+		if state == stProcessing && st != stProcessing {
+			x.pauseStart = s.now
+			s.notProcessing++
+		} else if state != stProcessing && st == stProcessing {
+			s.addPause(s.now - x.pauseStart)
+			s.notProcessing--
+		}
+		x.state, x.owner, x.label, x.since = st, m.idx, -1, s.now
+		s.bat[it] = -1
+		if s.segStop < 0 {
+			s.recordSeg(it)
+		}
+		if s.notProcessing == 0 {
+			s.checkStable()
+		}
+		// Follow the new batch (already in the state just set).
+		s.bat[it] = nb
+		B.n++
+		B.sumPS += x.pauseStart
+		B.minPS = min(B.minPS, x.pauseStart)
+		m.held = append(m.held, it)
+		if len(started) == i {
+			started = its[: i+1 : i+1] // all started so far: share the caller's slice (capped, so appends copy)
+		} else {
+			started = append(started, it)
+		}
+	}
+	if gained {
+		m.ver++
+	}
+	b := nb
+	if B.n == 0 {
+		s.freeB = append(s.freeB, nb)
+	}
+	if st == stStarting && len(started) > 0 {
+		gen := s.batches[b].gen
+		s.after(s.cfg.start, func() {
+			if m.inc != inc {
+				return
+			}
+			if B := &s.batches[b]; s.batchIs(b, gen, int32(len(started)), stStarting, t0, m.idx) && B.sumOK {
+				// The whole batch starts processing: its pauses end together.
+				n := int64(B.n)
+				s.downtime += n*s.now - B.sumPS
+				s.maxPause = max(s.maxPause, s.now-B.minPS)
+				s.notProcessing -= int(n)
+				B.state, B.since = stProcessing, s.now
+				s.batchMoved(started)
+				if s.notProcessing == 0 {
+					s.checkStable()
+				}
+				return
+			}
+			for _, it := range started {
+				s.detach(it)
+				x := &s.items[it]
+				if x.owner == m.idx && x.state == stStarting && x.since == t0 && x.exists {
+					s.move(it, x, stProcessing, m.idx, -1)
+				}
+			}
+		})
+	}
+}
+
+// revokeItems stops items on m (commit + callback, revoke_ms) and then calls done.
+func (s *sim) revokeItems(m *member, its []int32, byRebalance bool, done func()) {
+	s.steps += int64(len(its))
+	t0, inc := s.now, m.inc
+	stopping := its[:0:0]
+	b, whole := int32(-1), false
+	if hb := m.heldBatch; hb >= 0 && len(its) > 0 && len(its) == len(m.held) && &its[0] == &m.held[0] &&
+		s.batches[hb].gen == m.heldGen && s.batches[hb].n == int32(len(its)) {
+		// its is held as compacted, when exactly its items followed hb; none has left since
+		// (n is unchanged) and no item ever joins an existing batch.
+		b, whole = hb, true
+	} else {
+		b, whole = s.whole(its)
+	}
+	var gen uint32
+	if whole && s.batches[b].owner == m.idx && s.batches[b].state == stProcessing {
+		B := &s.batches[b]
+		// The member stops a whole processing batch: every item pauses now.
+		s.notProcessing += int(B.n)
+		B.state, B.since, B.label = stRevoking, s.now, -1
+		B.psCommon, B.pauseStart = true, s.now
+		gen = B.gen
+		stopping = its[:len(its):len(its)]
+		s.batchMoved(stopping)
+	} else {
+		b = -1
+	}
+	for i, it := range its {
+		if b >= 0 {
+			break
+		}
+		s.detach(it)
+		x := &s.items[it]
+		if x.owner == m.idx && x.state != stRevoking {
+			if x.exists {
+				s.move(it, x, stRevoking, m.idx, -1)
+			}
+			if len(stopping) == i {
+				stopping = its[: i+1 : i+1] // share the caller's slice while every item qualifies (capped)
+			} else {
+				stopping = append(stopping, it)
+			}
+		}
+	}
+	m.heldShared = true // its may be m.held: never rewrite it in place now
+	finish := func() {
+		if m.inc != inc {
+			return
+		}
+		released := false
+		if b >= 0 && s.batchIs(b, gen, int32(len(stopping)), stRevoking, t0, m.idx) && s.kind == kindConsumer {
+			B := &s.batches[b]
+			// The whole batch is released (consumers never delete partitions).
+			B.revoked = byRebalance
+			B.state, B.owner, B.label, B.since = stUnowned, -1, -1, s.now
+			s.batchMoved(stopping)
+			released = true
+			stopping = nil
+		}
+		for _, it := range stopping {
+			s.detach(it)
+			x := &s.items[it]
+			if x.owner == m.idx && x.state == stRevoking && x.since == t0 {
+				x.revoked = byRebalance
+				if x.exists {
+					s.move(it, x, stUnowned, -1, -1)
+					released = true
+				}
+				if x.deleted {
+					s.kill(it)
+				}
+			}
+		}
+		if released {
+			m.heldDirty = true
+			m.ver++
+		}
+		if done != nil {
+			done()
+		}
+	}
+	if s.cfg.revoke == 0 {
+		finish()
+		return
+	}
+	s.after(s.cfg.revoke, finish)
+}
+
+// dropItems loses m's items at once (crash, fenced). label keeps them shown as m's.
+func (s *sim) dropItems(m *member, label int32) {
+	for _, it := range s.heldList(m) {
+		s.detach(it)
+		s.items[it].revoked = false
+		s.setState(it, stUnowned, -1, label)
+		if s.items[it].deleted {
+			s.kill(it)
+		}
+	}
+	m.held, m.heldShared = nil, false
+	m.ver++
+}
+
+// unlabel clears the "assigned to a down member" label once the group forgets that member.
+func (s *sim) unlabel(m *member, its []int32) {
+	for _, it := range its {
+		s.detach(it)
+		x := &s.items[it]
+		if x.exists && x.state == stUnowned && x.label == m.idx {
+			s.setState(it, stUnowned, -1, -1)
+		}
+	}
+}

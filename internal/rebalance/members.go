@@ -1,0 +1,195 @@
+package rebalance
+
+import (
+	"fmt"
+	"sort"
+)
+
+type member struct {
+	idx           int32
+	name          string
+	up            bool
+	stopping      bool // shutting down: takes no new work
+	inc           int  // incarnation: events scheduled for an older process are ignored
+	phase         int64
+	held          []int32 // items claimed, lazily compacted
+	heldDirty     bool    // some item in held was released since the last compaction
+	heldShared    bool    // held[:len] is referenced elsewhere: never rewrite it in place
+	pollBusyUntil int64
+	ver           uint64 // bumped whenever the set of items m holds changes
+	// heldBatch is the batch that exactly the items of held (as last compacted) followed then,
+	// or -1; with heldGen it spares revokeItems a check of every item.
+	heldBatch int32
+	heldGen   uint32
+	entry     *entry  // classic: the coordinator's entry for this process
+	k         *kentry // KIP-848: the current member id
+}
+
+// member returns (creating) the member with this name.
+func (s *sim) member(name string) *member {
+	if m, ok := s.byName[name]; ok {
+		return m
+	}
+	m := &member{idx: int32(len(s.members)), name: name, heldBatch: -1}
+	m.phase = int64(s.rand() % uint64(s.cfg.hb))
+	s.members = append(s.members, m)
+	s.byName[name] = m
+	s.ranks = nil
+	return m
+}
+
+// rank orders members by name with an integer compare (names are unique per member).
+func (s *sim) rank(m *member) int32 {
+	if s.ranks == nil {
+		order := make([]int32, len(s.members))
+		for i := range order {
+			order[i] = int32(i)
+		}
+		sort.Slice(order, func(a, b int) bool { return s.members[order[a]].name < s.members[order[b]].name })
+		s.ranks = make([]int32, len(order))
+		for r, i := range order {
+			s.ranks[i] = int32(r)
+		}
+	}
+	return s.ranks[m.idx]
+}
+
+// nextTick is m's first heartbeat at or after t; lastTick its last one at or before t.
+func (s *sim) nextTick(m *member, t int64) int64 {
+	hb := s.cfg.hb
+	if t <= m.phase {
+		return m.phase
+	}
+	return m.phase + (t-m.phase+hb-1)/hb*hb
+}
+
+func (s *sim) lastTick(m *member, t int64) int64 {
+	if t < m.phase {
+		return t
+	}
+	return m.phase + (t-m.phase)/s.cfg.hb*s.cfg.hb
+}
+
+// scenarioEvent applies one scenario event at s.now.
+func (s *sim) scenarioEvent(ev Event) {
+	switch parseEvType(ev.Type) {
+	case evJoin:
+		s.mark("join", ev.Member)
+		s.startMember(s.member(ev.Member))
+	case evLeave:
+		s.mark("leave", ev.Member)
+		s.stopMember(s.member(ev.Member), -1)
+	case evCrash:
+		s.mark("crash", ev.Member)
+		s.crashMember(s.member(ev.Member), -1)
+	case evRestart:
+		s.mark("restart", ev.Member)
+		s.stopMember(s.member(ev.Member), ev.DownMS)
+	case evRollingRestart:
+		k := int64(0)
+		for _, m := range s.members {
+			if !m.up {
+				continue
+			}
+			m := m
+			s.at(s.now+k*ev.IntervalMS, func() {
+				s.mark("restart", m.name)
+				s.stopMember(m, ev.DownMS)
+			})
+			k++
+		}
+	case evFlap:
+		m := s.member(ev.Member)
+		for k := 0; k < ev.Count; k++ {
+			s.at(s.now+int64(k)*ev.IntervalMS, func() {
+				s.mark("crash", m.name)
+				s.crashMember(m, ev.DownMS)
+			})
+		}
+	case evSlowPoll:
+		s.mark("slow_poll", ev.Member)
+		s.slowPoll(s.member(ev.Member), ev.DurationMS)
+	case evAddPartitions:
+		s.mark("add_partitions", "")
+		g := s.groupOf[ev.Topic]
+		s.growGroup(g, ev.Partitions)
+		s.configChanged(fmt.Sprintf("%s grows to %d partitions", ev.Topic, ev.Partitions))
+	case evSetTasks:
+		s.mark("set_tasks", "")
+		s.growGroup(s.groupOf[ev.Connector], ev.Tasks)
+		s.configChanged(fmt.Sprintf("%s now has %d tasks", ev.Connector, ev.Tasks))
+	}
+}
+
+// restartAfter brings m back after down ms (when down >= 0).
+func (s *sim) restartAfter(m *member, down int64) {
+	if down < 0 {
+		return
+	}
+	s.after(down, func() {
+		if m.up {
+			return
+		}
+		s.mark("rejoin", m.name)
+		s.startMember(m)
+	})
+}
+
+func (s *sim) startMember(m *member) {
+	if m.up {
+		return
+	}
+	m.up, m.stopping, m.pollBusyUntil = true, false, 0
+	m.inc++
+	s.group.memberStarted(m)
+}
+
+// stopMember shuts m down gracefully (commit, callback; LeaveGroup unless static).
+func (s *sim) stopMember(m *member, down int64) {
+	if !m.up || m.stopping {
+		return
+	}
+	m.stopping = true
+	s.group.memberStopping(m, down)
+}
+
+func (s *sim) crashMember(m *member, down int64) {
+	if !m.up {
+		return
+	}
+	m.up = false
+	m.inc++
+	s.dropItems(m, m.idx)
+	s.group.memberCrashed(m)
+	s.restartAfter(m, down)
+}
+
+func (s *sim) slowPoll(m *member, d int64) {
+	if !m.up {
+		return
+	}
+	m.pollBusyUntil = s.now + d
+	if d <= s.cfg.reb {
+		return
+	}
+	inc := m.inc
+	s.after(s.cfg.reb, func() {
+		if m.inc != inc || !m.up {
+			return
+		}
+		// max.poll.interval.ms expired: the client gives up its membership.
+		s.dropItems(m, -1)
+		s.group.pollTimeout(m)
+		s.at(m.pollBusyUntil, func() {
+			if m.inc != inc || !m.up {
+				return
+			}
+			s.mark("rejoin", m.name)
+			s.group.pollReturned(m)
+		})
+	})
+}
+
+func (s *sim) configChanged(why string) {
+	s.group.configChanged(why)
+}
