@@ -92,7 +92,7 @@ func (s *Server) signOutEverywhere(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	s.clearSessionCookie(w)
+	s.clearSessionCookie(w, r)
 	s.log.InfoContext(r.Context(), "signed out of all sessions", "user", u.Username)
 	http.Redirect(w, r, "/login", http.StatusSeeOther)
 }

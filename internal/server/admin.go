@@ -126,7 +126,7 @@ func (s *Server) createInvite(w http.ResponseWriter, r *http.Request) {
 	// Shown once, not redirected: the token must not travel in a URL or be stored anywhere.
 	w.Header().Set("Cache-Control", "no-store")
 	s.render(w, r, http.StatusCreated, views.AdminLinkPage(s.page(r, "Invite link created"), views.AdminLink{
-		Title: "Invite link created", What: "Invite for a new " + role, URL: s.absURL(r, "/invite/"+token), Expires: expires,
+		Title: "Invite link created", What: "Invite for a new " + role, URL: s.absURL("/invite/" + token), Expires: expires,
 	}))
 }
 
@@ -183,6 +183,6 @@ func (s *Server) createReset(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	s.render(w, r, http.StatusCreated, views.AdminLinkPage(s.page(r, "Password-reset link created"), views.AdminLink{
-		Title: "Password-reset link created", What: what, URL: s.absURL(r, "/reset/"+token), Expires: now.Add(resetTTL),
+		Title: "Password-reset link created", What: what, URL: s.absURL("/reset/" + token), Expires: now.Add(resetTTL),
 	}))
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -79,7 +80,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	s.clearSessionCookie(w)
+	s.clearSessionCookie(w, r)
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
@@ -134,13 +135,25 @@ func (s *Server) setup(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
-// safeNext keeps post-login redirects on this site. Control characters are refused outright:
-// browsers drop tabs and newlines from a Location, so "/\t/evil.example" would become
-// "//evil.example", another site.
+// safeNext keeps post-login redirects on this site. It judges the path as http.Redirect will
+// send it (cleaned: "/./\evil.example" becomes "/\evil.example"), and refuses backslashes and
+// control characters outright: browsers read "\" as "/" and drop tabs and newlines, so
+// either could turn the path into "//evil.example", another site.
 func safeNext(next string) string {
-	if next == "" || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") ||
+	if next == "" || len(next) > 2048 || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.ContainsRune(next, '\\') ||
 		strings.ContainsFunc(next, unicode.IsControl) {
 		return "/"
 	}
-	return next
+	p, query, hasQuery := strings.Cut(next, "?")
+	clean := path.Clean(p)
+	if strings.HasSuffix(p, "/") && clean != "/" {
+		clean += "/"
+	}
+	if strings.HasPrefix(clean, "//") {
+		return "/"
+	}
+	if hasQuery {
+		clean += "?" + query
+	}
+	return clean
 }

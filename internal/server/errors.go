@@ -37,7 +37,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.Is(err, context.Canceled):
 		return // the client went away; nobody to answer
 	default:
-		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		s.log.ErrorContext(r.Context(), "request failed", methodAttr(r.Method), "path", cut(r.URL.Path, maxLoggedPath), "err", err)
 	}
 	s.errorPage(w, r, status, msg)
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/rehearse/rehearse/internal/auth"
@@ -51,9 +50,9 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		start := time.Now()
 		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		next.ServeHTTP(ww, r)
-		route := chi.RouteContext(r.Context()).RoutePattern()
+		route := routeLabel(r)
 		s.log.LogAttrs(r.Context(), levelFor(ww.Status()), "request",
-			slog.String("method", r.Method), slog.String("route", route), slog.String("path", redactedPath(r)),
+			methodAttr(r.Method), slog.String("route", route), slog.String("path", cut(redactedPath(r), maxLoggedPath)),
 			slog.Int("status", ww.Status()), slog.Int("bytes", ww.BytesWritten()),
 			slog.Duration("took", time.Since(start)))
 	})
@@ -110,7 +109,7 @@ func (s *Server) loadSession(next http.Handler) http.Handler {
 			case err == nil:
 				r = r.WithContext(context.WithValue(r.Context(), userKey, u))
 			case errors.Is(err, store.ErrNotFound):
-				s.clearSessionCookie(w)
+				s.clearSessionCookie(w, r)
 			default:
 				s.fail(w, r, err)
 				return

@@ -127,7 +127,7 @@ func (s *Server) mockCreate(w http.ResponseWriter, r *http.Request) {
 	u := userFrom(r.Context())
 	f := readMockForm(r.PostForm, true)
 	fe := &views.FormError{Fields: map[string]string{}}
-	st := store.MockSettings{Depth: f.depth, Clock: f.clock, FollowUps: f.followUps, RecordReviews: f.record, Tags: f.tags}
+	st := store.MockSettings{Depth: f.depth, Clock: f.clock, FollowUps: f.followUps, RecordReviews: f.record}
 	n, err := strconv.Atoi(f.n)
 	if err != nil || n < 1 || n > interview.MaxQuestions {
 		fe.Fields["n"] = "Choose between 1 and 20 questions."
@@ -160,6 +160,14 @@ func (s *Server) mockCreate(w http.ResponseWriter, r *http.Request) {
 		st.Topics = append(st.Topics, slug)
 		topicNames = append(topicNames, t.Name)
 	}
+	// Only the deck's own tags are stored, each once (a made-up tag would be kept forever).
+	for _, tag := range f.tags {
+		if _, ok := slices.BinarySearch(d.Tags(), tag); !ok {
+			fe.Form = "Unknown tag " + strconv.Quote(cut(tag, 40)) + "."
+		} else if !slices.Contains(st.Tags, tag) {
+			st.Tags = append(st.Tags, tag)
+		}
+	}
 	if fe.Form != "" || len(fe.Fields) > 0 {
 		s.renderMockSetup(w, r, http.StatusUnprocessableEntity, f, fe)
 		return
@@ -178,7 +186,7 @@ func (s *Server) mockCreate(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	now := s.now()
-	cards, err := interview.Select(d.Cards, states, now, interview.Options{N: n, Topics: topicNames, Tags: f.tags,
+	cards, err := interview.Select(d.Cards, states, now, interview.Options{N: n, Topics: topicNames, Tags: st.Tags,
 		Seeded: st.Seeded, Seed: st.Seed, Scheduler: scheduler(u)})
 	if errors.Is(err, interview.ErrNoCards) {
 		fe.Form = "No card matches these topics and tags; tick fewer."

@@ -48,19 +48,23 @@ func TestSchemeAndAbsURL(t *testing.T) {
 	r := httptest.NewRequest("GET", "http://rehearse.test/", nil)
 	r.RemoteAddr = "127.0.0.1:1234"
 	r.Header.Set("X-Forwarded-Proto", "https")
-	if got := s.absURL(r, "/invite/x"); got != "https://rehearse.test/invite/x" {
-		t.Errorf("trusted proxy: %s", got)
+	if s.scheme(r) != "https" {
+		t.Errorf("trusted proxy's X-Forwarded-Proto not believed")
+	}
+	// Finding 6: without a base URL, links never come from the Host header.
+	if got := s.absURL("/invite/x"); got != "/invite/x" {
+		t.Errorf("no base URL: %s, want a relative link", got)
 	}
 	r.RemoteAddr = "198.51.100.1:1234"
-	if got := s.absURL(r, "/x"); got != "http://rehearse.test/x" {
-		t.Errorf("untrusted X-Forwarded-Proto believed: %s", got)
+	if s.scheme(r) != "http" {
+		t.Errorf("untrusted X-Forwarded-Proto believed")
 	}
 	r.TLS = &tls.ConnectionState{}
 	if s.scheme(r) != "https" {
 		t.Error("TLS connection not https")
 	}
 	s.cfg.BaseURL = "https://team.example.com/"
-	if got := s.absURL(r, "/reset/y"); got != "https://team.example.com/reset/y" {
+	if got := s.absURL("/reset/y"); got != "https://team.example.com/reset/y" {
 		t.Errorf("base URL: %s", got)
 	}
 }

@@ -22,12 +22,17 @@ func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u *store.U
 	http.SetCookie(w, &http.Cookie{
 		Name: sessionCookie, Value: token, Path: "/",
 		Expires: now.Add(s.cfg.SessionTTL), MaxAge: int(s.cfg.SessionTTL / time.Second),
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.cfg.SecureCookies,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookie(r),
 	})
 	return nil
 }
 
-func (s *Server) clearSessionCookie(w http.ResponseWriter) {
+// secureCookie: configured, or the visitor came over https (directly, or per a trusted proxy).
+func (s *Server) secureCookie(r *http.Request) bool {
+	return s.cfg.SecureCookies || s.scheme(r) == "https"
+}
+
+func (s *Server) clearSessionCookie(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.cfg.SecureCookies})
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookie(r)})
 }
