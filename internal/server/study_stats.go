@@ -21,9 +21,9 @@ const (
 	forecastN  = 30
 	barStep    = 16
 	barHeight  = 100
-	barTop     = 4
-	barBottom  = 18 // room for day labels
-	forecastX0 = 4
+	barTop     = 14 // room for the count above the tallest bar
+	barBottom  = 20 // room for day labels
+	forecastX0 = 34 // room for the count axis
 )
 
 func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
@@ -40,14 +40,20 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
 	v.Heatmap, v.TotalAnswers, v.DaysStudied = buildHeatmap(days, today)
 	for _, win := range []struct {
 		days int
-		out  *string
+		out  *views.Retention
 	}{{7, &v.Retention7}, {30, &v.Retention30}} {
-		passed, total, err := s.db.Retention(ctx, u.ID, now.AddDate(0, 0, -win.days))
+		since := now.AddDate(0, 0, -win.days)
+		passed, total, err := s.db.Retention(ctx, u.ID, since)
 		if err != nil {
 			s.fail(w, r, err)
 			return
 		}
-		*win.out = retentionText(passed, total)
+		answers, err := s.db.AnswersSince(ctx, u.ID, since)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		*win.out = retention(passed, total, answers)
 	}
 	states, err := s.db.CardStates(ctx, u.ID)
 	if err != nil {
@@ -57,15 +63,18 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
 	v.ByState = countByState(s.deck().Cards, states)
 	v.Forecast = buildForecast(s.deck().Cards, states, now, loc)
 	p := s.page(r, "Progress")
-	p.CSS = append(p.CSS, s.assets.URL("study.css"))
+	p.CSS = append(p.CSS, s.assets.URL("stats.css"))
 	s.render(w, r, http.StatusOK, views.Stats(p, v))
 }
 
-func retentionText(passed, total int) string {
-	if total == 0 {
-		return "no reviews yet"
+// retention words true retention over one window: passed of total answers given to cards in
+// review, and how many answers (to new and learning cards) did not count.
+func retention(passed, total, answers int) views.Retention {
+	r := views.Retention{Value: "no reviews yet", Counted: total, Other: max(answers-total, 0)}
+	if total > 0 {
+		r.Value = fmt.Sprintf("%.0f %% (%d of %d)", 100*float64(passed)/float64(total), passed, total)
 	}
-	return fmt.Sprintf("%.0f %% (%d of %d)", 100*float64(passed)/float64(total), passed, total)
+	return r
 }
 
 // countByState counts the deck's cards per state; cards never answered are New. States of
@@ -103,7 +112,7 @@ func buildHeatmap(days []store.DayActivity, today time.Time) (h views.Heatmap, a
 	}
 	weekday := func(t time.Time) int { return (int(t.Weekday()) + 6) % 7 } // Monday = 0
 	start := first.AddDate(0, 0, -weekday(first))                          // Monday of the first column
-	lastMonth := time.Month(0)
+	lastCol := -1
 	for day := first; !day.After(today); day = day.AddDate(0, 0, 1) {
 		col := int(day.Sub(start).Hours()/24) / 7
 		x, y := heatLeft+col*heatCell, heatTop+weekday(day)*heatCell
@@ -118,11 +127,13 @@ func buildHeatmap(days []store.DayActivity, today time.Time) (h views.Heatmap, a
 				minutesText(d.DurationMS))
 		}
 		h.Cells = append(h.Cells, views.HeatCell{X: x, Y: y, Level: level, Title: title, Date: day.Format(time.DateOnly)})
-		if weekday(day) == 0 && day.Month() != lastMonth { // a month's first full column
-			lastMonth = day.Month()
+		// Each month is named over the column holding its first day (the current one too, however
+		// few of its days have passed), unless that would crowd the previous name.
+		if (day.Day() == 1 || day.Equal(first)) && (lastCol < 0 || col-lastCol >= 3) {
+			lastCol = col
 			h.Labels = append(h.Labels, views.SVGLabel{X: x, Y: heatTop - 5, Text: day.Format("Jan")})
 		}
-		h.Width = max(h.Width, x+heatCell)
+		h.Width = max(h.Width, x+heatCell+12) // a month name may start in the last column
 	}
 	for i, name := range []string{"Mon", "Wed", "Fri"} {
 		h.Labels = append(h.Labels, views.SVGLabel{X: 0, Y: heatTop + (2*i)*heatCell + 10, Text: name})
@@ -164,12 +175,15 @@ func buildForecast(cards []*deck.Card, states map[string]srs.Card, now time.Time
 			counts[i]++
 		}
 	}
-	f := views.Forecast{Width: forecastX0 + forecastN*barStep + 24, // room for the last date label
-		Height: barTop + barHeight + barBottom}
-	busiest := 1
+	f := views.Forecast{Width: forecastX0 + forecastN*barStep + 8, Height: barTop + barHeight + barBottom,
+		X0: forecastX0 - 4, BaseY: barTop + barHeight}
+	busiest := 0
 	for i, n := range counts {
 		busiest = max(busiest, n)
-		if i == 1 {
+		switch {
+		case i == 0:
+			f.Today = n
+		case i == 1:
 			f.Tomorrow = n
 		}
 		if i < 7 {
@@ -177,21 +191,47 @@ func buildForecast(cards []*deck.Card, states map[string]srs.Card, now time.Time
 		}
 		f.Month += n
 	}
+	top := niceCeil(busiest)
+	for _, v := range []int{0, top / 2, top} {
+		if v == top/2 && top%2 != 0 {
+			continue // a half-way tick would not be a whole number of cards
+		}
+		f.Ticks = append(f.Ticks, views.SVGLabel{X: forecastX0 - 8, Y: barTop + barHeight - v*barHeight/top, Text: fmt.Sprint(v)})
+	}
+	f.X1 = forecastX0 + forecastN*barStep
 	for i, n := range counts {
-		h := n * barHeight / busiest
+		h := n * barHeight / top
 		if n > 0 {
 			h = max(h, 2)
 		}
 		day := today.AddDate(0, 0, i)
 		label := day.Format("Mon 2 Jan")
 		if i == 0 {
-			label = "Today"
+			label = "Today (with anything overdue)"
 		}
-		f.Bars = append(f.Bars, views.ForecastBar{X: forecastX0 + i*barStep, Y: barTop + barHeight - h, W: barStep - 3, H: h,
+		x := forecastX0 + i*barStep
+		f.Bars = append(f.Bars, views.ForecastBar{X: x, Y: barTop + barHeight - h, W: barStep - 3, H: h,
 			Count: n, Title: fmt.Sprintf("%s: %s due", label, countText(n, "card"))})
-		if i%7 == 0 {
-			f.Labels = append(f.Labels, views.SVGLabel{X: forecastX0 + i*barStep, Y: barTop + barHeight + 14, Text: day.Format("2 Jan")})
+		if n > 0 {
+			f.Counts = append(f.Counts, views.SVGLabel{X: x + (barStep-3)/2, Y: barTop + barHeight - h - 3, Text: fmt.Sprint(n)})
+		}
+		switch {
+		case i == 0:
+			f.Labels = append(f.Labels, views.SVGLabel{X: x, Y: barTop + barHeight + 15, Text: "Today"})
+		case i%7 == 0:
+			f.Labels = append(f.Labels, views.SVGLabel{X: x, Y: barTop + barHeight + 15, Text: day.Format("2 Jan")})
 		}
 	}
 	return f
+}
+
+// niceCeil rounds n up to 1, 2 or 5 times a power of ten (at least 2), so the axis reads well.
+func niceCeil(n int) int {
+	for p := 1; ; p *= 10 {
+		for _, m := range []int{1, 2, 5} {
+			if v := m * p; v >= n && v >= 2 {
+				return v
+			}
+		}
+	}
 }

@@ -70,3 +70,12 @@ func (db *DB) Retention(ctx context.Context, userID int64, since time.Time) (pas
 		userID, ms(since)).Scan(&total, &passed)
 	return passed, total, err
 }
+
+// AnswersSince counts a user's answers (every state, both modes, undone ones excluded) at or
+// after since: the stats page says how many did not count towards true retention.
+func (db *DB) AnswersSince(ctx context.Context, userID int64, since time.Time) (int, error) {
+	var n int
+	err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM review_log
+		WHERE user_id = ? AND reviewed_at >= ? AND undone = 0`, userID, ms(since)).Scan(&n)
+	return n, err
+}

@@ -56,6 +56,9 @@
     });
   }
 
+  // Charts that grow to the right (the year heatmap) open scrolled to today on narrow screens.
+  document.querySelectorAll(".scroll-end").forEach(function (el) { el.scrollLeft = el.scrollWidth; });
+
   // Keyboard help.
   var shared = [["?", "show or hide this list of keys"], ["/", "search (focus the search box)"], ["Esc", "close this list or the menu"]];
   function pageKeys() {

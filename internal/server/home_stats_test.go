@@ -1,0 +1,86 @@
+package server
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/rehearse/rehearse/internal/srs"
+)
+
+// TestHomeLeadsWithWhatToDo: the home page says what is due and what is new now, explains the
+// daily limit, and names the next due time once everything is done.
+func TestHomeLeadsWithWhatToDo(t *testing.T) {
+	e, c, uid := studyEnv(t, "T:x:one", "T:x:two", "T:x:three")
+	settings := func(newPerDay string) {
+		t.Helper()
+		resp, _ := e.post(c, "/settings", url.Values{"retention": {"0.9"}, "new_per_day": {newPerDay}, "depth": {"basics"}, "timezone": {"UTC"}})
+		if resp.StatusCode != 303 {
+			t.Fatalf("settings: %d", resp.StatusCode)
+		}
+	}
+	settings("2")
+	_, doc := e.get(c, "/")
+	if doc.Find("#new-now strong").Text() != "2" || doc.Find("#due-now").Length() != 0 || doc.Find("#start").Text() != "Start" {
+		t.Fatalf("fresh account: %q", doc.Find("#now").Text())
+	}
+	if got := doc.Find("#now-detail").Text(); got != "New today: 2 of the 3 you have not seen (2 a day)." {
+		t.Fatalf("detail %q", got)
+	}
+	past := e.now.Add(-72 * time.Hour)
+	e.seed(uid, "one", srs.Card{State: srs.Review, Stability: 3, Difficulty: 5, Due: e.now.Add(-time.Hour), LastReview: past}, past)
+	_, doc = e.get(c, "/")
+	if doc.Find("#due-now strong").Text() != "1" || doc.Find("#new-now strong").Text() != "2" || !strings.Contains(doc.Find("#start").Text(), "Study now") {
+		t.Fatalf("one due, two new: %q", doc.Find("#now").Text())
+	}
+	tile := doc.Find("#topics a.tile")
+	if tile.AttrOr("data-studied", "") != "1" || tile.Find(".studied").Text() != "1 studied" || tile.Find(".pill.due").Text() != "1 due" {
+		t.Fatalf("topic tile: %q", tile.Text())
+	}
+	// Nothing due, no new cards allowed: caught up, with when the next card comes due.
+	settings("0")
+	e.seed(uid, "one", srs.Card{State: srs.Review, Stability: 3, Difficulty: 5, Due: e.now.Add(50 * time.Hour), LastReview: e.now}, e.now)
+	_, doc = e.get(c, "/")
+	detail := doc.Find("#now-detail").Text()
+	if doc.Find("#caught-up").Length() != 1 || !strings.Contains(detail, "The next card is due in") || !strings.Contains(detail, "new cards are off") {
+		t.Fatalf("caught up: %q", doc.Find("#now").Text())
+	}
+}
+
+// TestStatsExplainWhatCounts: answers to new and learning cards are named as not counted, and
+// the forecast has today's count, an axis and labels.
+func TestStatsExplainWhatCounts(t *testing.T) {
+	e, c, uid := studyEnv(t, "T:x:one", "T:x:two")
+	// Two answers to a learning card: no review yet, and the page says why.
+	e.seed(uid, "two", srs.Card{State: srs.Learning, Stability: 1, Difficulty: 5, Due: e.now.Add(time.Hour), LastReview: e.now}, e.now)
+	e.seed(uid, "two", srs.Card{State: srs.Learning, Stability: 1, Difficulty: 5, Due: e.now.Add(time.Hour), LastReview: e.now}, e.now)
+	_, doc := e.get(c, "/stats")
+	if got := doc.Find("#retention-7").Text(); got != "no reviews yet" {
+		t.Fatalf("retention %q", got)
+	}
+	if got := doc.Find("#retention-7-other").Text(); got != "2 answers to new or learning cards not counted" {
+		t.Fatalf("not-counted line %q", got)
+	}
+	if !strings.Contains(doc.Find("#retention-help").Text(), "do not count") {
+		t.Fatal("the page does not say which answers count")
+	}
+	if got := doc.Find("#forecast-summary").Text(); !strings.HasPrefix(got, "Today 1, tomorrow 0,") {
+		t.Fatalf("forecast summary %q: today's due card must be named as today", got)
+	}
+	var ticks []string
+	doc.Find("#forecast text.tick").Each(func(_ int, s *goquery.Selection) { ticks = append(ticks, s.Text()) })
+	if strings.Join(ticks, ",") != "0,1,2" || doc.Find("#forecast line.axis-line").Length() != 1 {
+		t.Fatalf("forecast axis ticks %v", ticks)
+	}
+}
+
+func TestNiceCeil(t *testing.T) {
+	for n, want := range map[int]int{0: 2, 1: 2, 2: 2, 3: 5, 6: 10, 11: 20, 21: 50, 99: 100, 101: 200} {
+		if got := niceCeil(n); got != want {
+			t.Errorf("niceCeil(%d) = %d, want %d", n, got, want)
+		}
+	}
+}
