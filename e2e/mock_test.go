@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"database/sql"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/rehearse/rehearse/content"
 	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/interview"
 )
 
 // TestMockStrictTwoQuestions: a two-question mock under a 5 s strict clock. The first answer is
@@ -50,20 +52,21 @@ func TestMockStrictTwoQuestions(t *testing.T) {
 	if got := Eval[string](ctx, t, `document.getElementById('countdown').textContent`); !strings.HasSuffix(got, "left") {
 		t.Fatalf("countdown reads %q", got)
 	}
-	// Type the first bullet and finish with Ctrl+Enter inside the text box.
+	// Type the first key point of the basics depth and finish with Ctrl+Enter inside the text box.
+	point := interview.Points(first, "basics")[0]
 	if err := chromedp.Do(ctx,
-		chromedp.SetValue(chromedp.ID("typed"), first.Answer[0].Text),
+		chromedp.SetValue(chromedp.ID("typed"), first.Answer[point].Text),
 		chromedp.Focus(chromedp.ID("typed")),
 		chromedp.KeyEvent("\r", chromedp.KeyModifiers(chromedp.ModifierCtrl)),
 		chromedp.WaitVisible(chromedp.ID("mock-review")),
 	); err != nil {
 		t.Fatalf("answer with Ctrl+Enter: %v", err)
 	}
-	if !Eval[bool](ctx, t, `document.getElementById('covered-0').checked`) {
+	if !Eval[bool](ctx, t, `document.getElementById('covered-`+strconv.Itoa(point)+`').checked`) {
 		t.Fatalf("typed bullet not ticked; heuristic says %q", Eval[string](ctx, t, `document.getElementById('bullets').innerText`))
 	}
-	if n := Eval[int](ctx, t, `document.querySelectorAll('#bullets .why').length`); n != len(first.Answer) {
-		t.Fatalf("%d explanations for %d bullets", n, len(first.Answer))
+	if n, m := Eval[int](ctx, t, `document.querySelectorAll('#bullets .why').length`), len(interview.Points(first, "basics")); n != m {
+		t.Fatalf("%d explanations for %d key points", n, m)
 	}
 	CheckA11y(ctx, t, "mock review")
 
@@ -115,9 +118,9 @@ func TestMockStrictTwoQuestions(t *testing.T) {
 	if b, r := row("2", "bullets"), row("2", "rating"); !strings.HasPrefix(b, "0 /") || r != "1 Again" {
 		t.Errorf("row 2 bullets %q rating %q", b, r)
 	}
-	// Row 2 scores 25 (time only); row 1 at least 50/2 + 25 + 25×2/3 minus any flagged pitfall.
-	if s := row("2", "score"); s != "25" {
-		t.Errorf("row 2 score %q, want 25", s)
+	// Row 2 said nothing and was rated Again: no time credit, 0.
+	if s := row("2", "score"); s != "0" {
+		t.Errorf("row 2 score %q, want 0", s)
 	}
 	CheckA11y(ctx, t, "mock summary")
 	if st := Eval[string](ctx, t, `document.querySelector('#summary-status .status').textContent`); st != "finished" {

@@ -2,60 +2,74 @@ package interview
 
 import (
 	"math"
-	"slices"
+	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/rehearse/rehearse/internal/deck"
 )
 
 // The coverage heuristic, as the review page explains it:
 //
-//   - A bullet's key terms are its words of 4+ letters that are not common stop words, plus
-//     technical tokens holding digits, dots or hyphens ("max.poll.interval.ms", "kip-429").
-//     Words are compared after light stemming (plural -s/-es, -ing, -ed, final -e).
-//   - A bullet is covered when the typed answer contains at least half of its key terms, at
-//     least one, and at least two when the bullet has three or more.
+//   - The key points of a question are the cheat-sheet bullets its chosen depth asks for: all
+//     of them for "go deeper"; for basics and solid, those the tier's model answer itself makes
+//     (by the rule below), and at least the two it comes closest to.
+//   - A bullet's key words are its words of 4+ letters that are not common words, plus
+//     technical names with digits, dots or hyphens ("max.poll.interval.ms", "KIP-429").
+//     Inflections meet ("revokes", "revoked") and so do synonyms ("drop" and "remove",
+//     "second" and "2"); a name of several parts ("JoinGroup", "KIP-429") matches with its parts
+//     close together in any order ("second bounce" makes "Bounce 2").
+//   - Words found in half or more of a card's bullets ("member", "eager") are context: they are
+//     shown but do not count towards the half.
+//   - A point is made when the answer holds at least half of its key words (at least one, two
+//     when it has three or more, never more than four), or when the bullet opens with a short
+//     label ("Bounce 2: ...") and the answer holds the label plus one more key word.
 //   - A pitfall's telltale is the quoted phrase of its wrong claim when it has one of two or
-//     more words; otherwise the distinctive terms
-//     of the wrong claim (the text before its first colon, without a leading "Saying",
-//     "Claiming"...). It is flagged when one sentence of the answer holds the quoted phrase, or
-//     at least 60 % of the terms and at least three (all of
-//     them when there are fewer), and that sentence agrees with the claim
-//     in negation (both or neither say "not", "never", "no"...). Pitfalls about leaving
-//     something out ("Forgetting ...") cannot be seen in what was typed and are never flagged.
+//     more words; otherwise the distinctive words of the wrong claim (the text before its first
+//     colon, without a leading "Saying", "Claiming"...). It is flagged when one sentence of the
+//     answer holds the quoted phrase, or at least 60 % of the words and at least three (all of
+//     them when there are fewer), and that sentence agrees with the claim in negation (both or
+//     neither say "not", "never", "no"...). Pitfalls about leaving something out
+//     ("Forgetting ...") cannot be seen in an answer and are never flagged.
 
-// Term is one key term: a single word, or a run of words for a hyphenated token.
-type Term []string
+// Term is one key word: the canon words it is matched by (several for "kip-429") and the word
+// as written in the card.
+type Term struct {
+	Words   []string
+	Surface string
+}
 
-func (t Term) String() string { return strings.Join(t, "-") }
+func (t Term) String() string { return t.Surface }
 
-// Check is what the heuristic found in one typed answer.
+// Check is what the heuristic found in one answer.
 type Check struct {
+	Points   []int // indexes of the bullets this depth asks for, in card order
 	Bullets  []BulletCheck
 	Pitfalls []PitfallCheck
 }
 
 // BulletCheck explains one answer bullet.
 type BulletCheck struct {
-	Terms   []string // key terms, for display
+	Terms   []string // key words as written in the card
 	Matched []string // the ones found in the answer
 	Need    int      // matches required
-	Covered bool
+	Label   string   // the bullet's opening label, "" when it has none
+	// LabelMade: the answer holds the label (and one more key word suffices).
+	LabelMade bool
+	Covered   bool
 }
 
 // PitfallCheck explains one pitfall.
 type PitfallCheck struct {
-	Telltale []string // quoted phrase or distinctive terms
+	Telltale []string // quoted phrase or distinctive words
 	Matched  []string
 	Flagged  bool
 }
 
-// Covered returns the indexes of covered bullets.
+// Covered returns the indexes of the key points made.
 func (c Check) Covered() []int {
 	var out []int
-	for i, b := range c.Bullets {
-		if b.Covered {
+	for _, i := range c.Points {
+		if c.Bullets[i].Covered {
 			out = append(out, i)
 		}
 	}
@@ -73,270 +87,189 @@ func (c Check) Flagged() []int {
 	return out
 }
 
-// CheckAnswer runs the heuristic for a card against a typed answer.
-func CheckAnswer(c *deck.Card, typed string) Check {
-	var out Check
+// TierText is the model answer of a depth: the basics or solid paragraph, or the deeper levels.
+func TierText(c *deck.Card, depth string) string {
+	switch depth {
+	case "basics":
+		return c.Basics.Text
+	case "solid":
+		return c.Solid.Text
+	}
+	var parts []string
+	for _, b := range c.Deeper {
+		parts = append(parts, b.Text)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Points returns the indexes of c's bullets that depth asks for (see the heuristic above).
+func Points(c *deck.Card, depth string) []int {
+	n := len(c.Answer)
+	if depth != "basics" && depth != "solid" {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = i
+		}
+		return out
+	}
+	tier, common := TierText(c, depth), commonTerms(c)
+	type scored struct {
+		i       int
+		covered bool
+		frac    float64
+	}
+	all := make([]scored, n)
+	for i, b := range c.Answer {
+		bc := checkBullet(b.Text, tier, common)
+		all[i] = scored{i, bc.Covered, float64(len(bc.Matched)) / float64(max(len(bc.Terms), 1))}
+	}
+	sort.SliceStable(all, func(a, b int) bool {
+		if all[a].covered != all[b].covered {
+			return all[a].covered
+		}
+		return all[a].frac > all[b].frac
+	})
+	var out []int
+	for k, s := range all {
+		if s.covered || k < min(2, n) {
+			out = append(out, s.i)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// CheckAnswer runs the heuristic for a card, at a depth, against an answer's text.
+func CheckAnswer(c *deck.Card, depth, answer string) Check {
+	out := Check{Points: Points(c, depth)}
+	common := commonTerms(c)
 	for _, b := range c.Answer {
-		out.Bullets = append(out.Bullets, CheckBullet(b.Text, typed))
+		out.Bullets = append(out.Bullets, checkBullet(b.Text, answer, common))
 	}
 	for _, p := range c.Pitfalls {
-		out.Pitfalls = append(out.Pitfalls, CheckPitfall(p.Text, typed))
+		out.Pitfalls = append(out.Pitfalls, CheckPitfall(p.Text, answer))
 	}
 	return out
 }
 
-// CheckBullet applies the bullet rule to one bullet's text.
-func CheckBullet(bullet, typed string) BulletCheck {
-	terms := KeyTerms(bullet)
-	need := int(math.Ceil(float64(len(terms)) / 2))
-	need = max(need, 1)
-	if len(terms) >= 3 {
-		need = max(need, 2)
+// maxLabelWords bounds what counts as a bullet's opening label.
+const maxLabelWords = 4
+
+// commonTerms are the key words found in half or more of a card's bullets (when it has three
+// or more): words like "member" or "eager" that every answer on the topic uses, which say
+// nothing about which point was made.
+func commonTerms(c *deck.Card) map[string]bool {
+	if len(c.Answer) < 3 {
+		return nil
 	}
-	answer := words(typed)
-	bc := BulletCheck{Need: need}
-	for _, t := range terms {
-		bc.Terms = append(bc.Terms, t.String())
-		if hasRun(answer, t) {
-			bc.Matched = append(bc.Matched, t.String())
+	count := map[string]int{}
+	for _, b := range c.Answer {
+		for _, t := range KeyTerms(b.Text) {
+			count[t.key()]++
 		}
 	}
-	bc.Covered = len(terms) > 0 && len(bc.Matched) >= need
+	out := map[string]bool{}
+	for k, n := range count {
+		if 2*n >= len(c.Answer) {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// CheckBullet applies the point rule to one bullet on its own (no card context).
+func CheckBullet(bullet, answer string) BulletCheck { return checkBullet(bullet, answer, nil) }
+
+func checkBullet(bullet, answer string, common map[string]bool) BulletCheck {
+	terms := KeyTerms(bullet)
+	ws := canons(answer)
+	var bc BulletCheck
+	distinct, matchedDistinct := 0, 0
+	for _, t := range terms {
+		bc.Terms = append(bc.Terms, t.Surface)
+		hit := near(ws, t.Words)
+		if hit {
+			bc.Matched = append(bc.Matched, t.Surface)
+		}
+		if !common[t.key()] {
+			distinct++
+			if hit {
+				matchedDistinct++
+			}
+		}
+	}
+	if distinct == 0 { // every word is common: judge on all of them
+		distinct, matchedDistinct = len(terms), len(bc.Matched)
+	}
+	need := max(int(math.Ceil(float64(distinct)/2)), 1)
+	if distinct >= 3 {
+		need = max(need, 2)
+	}
+	bc.Need = min(need, 4)
+	if label, _, ok := strings.Cut(bullet, ": "); ok && len(rawTokens(label)) <= maxLabelWords {
+		if lw := labelWords(label); len(lw) > 0 {
+			bc.Label = strings.TrimSpace(label)
+			bc.LabelMade = near(ws, lw)
+		}
+	}
+	inLabel := 0 // matched key words that are part of the label
+	if bc.LabelMade {
+		lw := labelWords(bc.Label)
+		for _, t := range terms {
+			if near(ws, t.Words) && near(lw, t.Words) {
+				inLabel++
+			}
+		}
+	}
+	bc.Covered = len(terms) > 0 && (matchedDistinct >= bc.Need || (bc.LabelMade && len(bc.Matched) > inLabel))
 	return bc
 }
 
-// framing words that introduce a pitfall's wrong claim rather than belong to it.
-var framing = map[string]bool{
-	"saying": true, "claiming": true, "thinking": true, "believing": true, "assuming": true,
-	"treating": true, "calling": true, "crediting": true, "describing": true, "stating": true,
-	"suggesting": true, "answering": true, "confusing": true, "mixing": true, "listing": true,
-	"recommending": true,
+// labelWords are a label's canon words without common words; short words count here ("Bounce 2").
+func labelWords(label string) []string {
+	var out []string
+	for _, w := range wordsOf(label) {
+		if !stopWords[w.surface] && !shortWords[w.surface] {
+			out = append(out, w.canon)
+		}
+	}
+	return out
 }
 
-// omission words: the pitfall is something missing, which typed text cannot show.
-var omission = map[string]bool{"forgetting": true, "ignoring": true, "omitting": true, "missing": true, "skipping": true, "leaving": true}
+// shortWords are words under four letters that carry no meaning in a label.
+var shortWords = map[string]bool{"a": true, "an": true, "the": true, "of": true, "to": true, "in": true,
+	"on": true, "and": true, "or": true, "is": true, "it": true, "for": true, "by": true, "at": true}
 
-// CheckPitfall applies the pitfall rule to one pitfall's text.
-func CheckPitfall(pitfall, typed string) PitfallCheck {
-	first := strings.ToLower(strings.TrimFunc(firstField(pitfall), notWordRune))
-	if omission[first] {
-		return PitfallCheck{}
-	}
-	sentences := splitSentences(typed)
-	claim, _, _ := strings.Cut(pitfall, ": ")
-	// A quoted phrase of one word ("sticky") would flag far too often: use terms instead.
-	if phrase := Term(words(quoted(claim))); len(phrase) >= 2 {
-		pc := PitfallCheck{Telltale: []string{strings.Join(phrase, " ")}}
-		for _, s := range sentences {
-			if hasRun(words(s), phrase) {
-				pc.Matched, pc.Flagged = pc.Telltale, true
-			}
-		}
-		return pc
-	}
-	if framing[first] {
-		claim = strings.TrimSpace(claim[strings.Index(claim, firstField(claim))+len(firstField(claim)):])
-	}
-	terms := KeyTerms(claim)
-	pc := PitfallCheck{}
-	for _, t := range terms {
-		pc.Telltale = append(pc.Telltale, t.String())
-	}
-	if len(terms) == 0 {
-		return pc
-	}
-	need := max(int(math.Ceil(0.6*float64(len(terms)))), min(3, len(terms)))
-	claimNeg := negated(words(claim))
-	for _, s := range sentences {
-		ws := words(s)
-		var matched []string
-		for _, t := range terms {
-			if hasRun(ws, t) {
-				matched = append(matched, t.String())
-			}
-		}
-		if len(matched) >= need && negated(ws) == claimNeg {
-			pc.Matched, pc.Flagged = matched, true
-			break
-		}
-		if len(matched) > len(pc.Matched) {
-			pc.Matched = matched
-		}
-	}
-	return pc
-}
+// KeyTerms derives a text's key words, without duplicates, in order of appearance.
+func KeyTerms(text string) []Term { return keyTerms(text, true) }
 
-// KeyTerms derives a text's key terms, without duplicates, in order of appearance.
-func KeyTerms(text string) []Term {
+func (t Term) key() string { return strings.Join(t.Words, " ") }
+
+// keyTerms derives key words, with synonyms merged when syn is set.
+func keyTerms(text string, syn bool) []Term {
+	norm := func(w string) string {
+		if syn {
+			return synonym(w)
+		}
+		return w
+	}
 	var out []Term
 	seen := map[string]bool{}
 	for _, tok := range rawTokens(text) {
 		var t Term
-		if strings.ContainsAny(tok, "0123456789.-") {
-			t = splitTechnical(tok)
+		if strings.ContainsAny(tok, "0123456789.-") && !stopWords[tok] {
+			for _, p := range splitTechnical(tok) {
+				t.Words = append(t.Words, norm(p))
+			}
 		} else if len([]rune(tok)) >= 4 && !stopWords[tok] {
-			t = Term{stem(tok)}
+			t.Words = []string{norm(stem(tok))}
 		}
-		if len(t) == 0 || seen[t.String()] {
+		t.Surface = tok
+		if len(t.Words) == 0 || seen[t.key()] {
 			continue
 		}
-		seen[t.String()] = true
+		seen[t.key()] = true
 		out = append(out, t)
 	}
 	return out
 }
-
-// words turns text into the normalised word sequence that terms are matched against.
-func words(text string) []string {
-	var out []string
-	for _, tok := range rawTokens(text) {
-		out = append(out, splitTechnical(tok)...)
-	}
-	return out
-}
-
-// rawTokens splits on anything but letters, digits, dots, hyphens and underscores, trims
-// sentence punctuation from the ends and lower-cases.
-func rawTokens(text string) []string {
-	var out []string
-	for _, f := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != '-' && r != '_'
-	}) {
-		if f = strings.Trim(f, ".-_"); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// splitTechnical splits a token on hyphens, so "kip-429" matches "KIP 429" too; dotted names
-// stay whole, and plain words are stemmed.
-func splitTechnical(tok string) []string {
-	var out []string
-	for _, p := range strings.Split(tok, "-") {
-		if p == "" {
-			continue
-		}
-		if strings.ContainsAny(p, "0123456789._") {
-			out = append(out, p)
-		} else {
-			out = append(out, stem(p))
-		}
-	}
-	return out
-}
-
-// hasRun reports whether t's words appear consecutively in ws.
-func hasRun(ws []string, t Term) bool {
-	for i := 0; len(t) > 0 && i+len(t) <= len(ws); i++ {
-		if slices.Equal(ws[i:i+len(t)], t) {
-			return true
-		}
-	}
-	return false
-}
-
-// stem strips common English endings so "revokes", "revoked", "revoking" and "revoke" meet.
-func stem(w string) string {
-	switch {
-	case len(w) >= 6 && strings.HasSuffix(w, "ing"):
-		w = undouble(w[:len(w)-3])
-	case len(w) >= 5 && strings.HasSuffix(w, "ed"):
-		w = undouble(w[:len(w)-2])
-	case len(w) >= 5 && (strings.HasSuffix(w, "sses") || strings.HasSuffix(w, "xes") ||
-		strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes")):
-		w = w[:len(w)-2]
-	case len(w) >= 4 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us"):
-		w = w[:len(w)-1]
-	}
-	if len(w) >= 4 && strings.HasSuffix(w, "e") {
-		w = w[:len(w)-1]
-	}
-	return w
-}
-
-// undouble turns "stopp" (from "stopped") back into "stop".
-func undouble(w string) string {
-	n := len(w)
-	if n >= 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouslz", rune(w[n-1])) {
-		return w[:n-1]
-	}
-	return w
-}
-
-var negations = map[string]bool{
-	"not": true, "no": true, "never": true, "none": true, "nothing": true, "nobody": true,
-	"without": true, "cannot": true, "isn't": true, "doesn't": true, "don't": true, "won't": true,
-	"can't": true, "aren't": true, "didn't": true, "neither": true, "nor": true,
-	"isn": true, "doesn": true, "don": true, "won": true, "aren": true, "didn": true, // split at the apostrophe
-}
-
-func negated(ws []string) bool {
-	n := 0
-	for _, w := range ws {
-		if negations[w] {
-			n++
-		}
-	}
-	return n%2 == 1 // "not never" reads as a positive claim
-}
-
-// splitSentences splits at sentence ends (., !, ? followed by space or end) and line breaks;
-// dots inside names such as "session.timeout.ms" do not split.
-func splitSentences(text string) []string {
-	var out []string
-	start := 0
-	rs := []rune(text)
-	for i, r := range rs {
-		end := r == '\n' || r == '!' || r == '?' || r == ';' ||
-			(r == '.' && (i+1 == len(rs) || unicode.IsSpace(rs[i+1])))
-		if end {
-			if s := strings.TrimSpace(string(rs[start:i])); s != "" {
-				out = append(out, s)
-			}
-			start = i + 1
-		}
-	}
-	if s := strings.TrimSpace(string(rs[start:])); s != "" {
-		out = append(out, s)
-	}
-	return out
-}
-
-// quoted returns the first phrase in double or curly quotes, or "".
-func quoted(text string) string {
-	for _, q := range [][2]string{{"\"", "\""}, {"“", "”"}} {
-		if _, rest, ok := strings.Cut(text, q[0]); ok {
-			if in, _, ok := strings.Cut(rest, q[1]); ok && strings.TrimSpace(in) != "" {
-				return in
-			}
-		}
-	}
-	return ""
-}
-
-func firstField(s string) string {
-	if f := strings.Fields(s); len(f) > 0 {
-		return f[0]
-	}
-	return ""
-}
-
-func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
-
-// stopWords are common words of 4+ letters that say nothing about the topic.
-var stopWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`about above after again against also although always among
-		another anything around because been before being below between both cannot could does doing
-		done down during each either else even ever every from further have having here however into
-		itself just keep keeps kind less like made make makes many more most much must need needs
-		never none nothing often once only onto other others ought over same should since some
-		something such than that their them themselves then there these they thing things this
-		those though through thus till together too under unless until upon very want wants well
-		were what whatever when where whether which while whole whom whose will with within without
-		would your yours yourself instead rather still really means mean used uses using`) {
-		m[w] = true
-	}
-	return m
-}()

@@ -132,7 +132,7 @@ func TestKeyTerms(t *testing.T) {
 	for _, term := range KeyTerms("Raise max.poll.interval.ms (KIP-62) when the processing is slow, and the members revoke partitions") {
 		got = append(got, term.String())
 	}
-	want := []string{"rais", "max.poll.interval.ms", "kip-62", "process", "slow", "member", "revok", "partition"}
+	want := []string{"raise", "max.poll.interval.ms", "kip-62", "processing", "slow", "members", "revoke", "partitions"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("terms %v, want %v", got, want)
 	}
@@ -222,11 +222,11 @@ func TestCheckAnswerIndexes(t *testing.T) {
 		Answer:   []deck.Block{{Text: "Every member revokes all partitions"}, {Text: "Nothing is processed until SyncGroup returns"}},
 		Pitfalls: []deck.Block{{Text: "Saying only the leaving member pauses."}},
 	}
-	ch := CheckAnswer(c, "Processing waits until SyncGroup returns.")
+	ch := CheckAnswer(c, "deeper", "Processing waits until SyncGroup returns.")
 	if !slices.Equal(ch.Covered(), []int{1}) || len(ch.Flagged()) != 0 {
 		t.Fatalf("covered %v flagged %v", ch.Covered(), ch.Flagged())
 	}
-	if e := CheckAnswer(c, ""); len(e.Covered())+len(e.Flagged()) != 0 {
+	if e := CheckAnswer(c, "deeper", ""); len(e.Covered())+len(e.Flagged()) != 0 {
 		t.Fatal("empty answer ticked something")
 	}
 }
@@ -238,12 +238,17 @@ func TestScore(t *testing.T) {
 		r    Result
 		want float64
 	}{
-		{"perfect", Result{Bullets: 4, Covered: 4, Used: 15 * time.Second, Target: target, Rating: 4}, 100},
-		{"half bullets, 1.5x time, good", Result{Bullets: 4, Covered: 2, Used: 30 * time.Second, Target: target, Rating: 3}, 25 + 12.5 + 25.0*2/3},
-		{"nothing", Result{Bullets: 3, Used: time.Minute, Target: target, Rating: 1}, 0},
+		{"perfect", Result{Bullets: 4, Covered: 4, Used: 18 * time.Second, Target: target, Rating: 4}, 100},
+		{"half points, 1.5x time, good", Result{Bullets: 4, Covered: 2, Used: 30 * time.Second, Target: target, Rating: 3}, 25 + 25*0.625 + 25.0*2/3},
+		{"rushed: 0.4x time", Result{Bullets: 2, Covered: 2, Used: 8 * time.Second, Target: target, Rating: 4}, 50 + 12.5 + 25},
+		{"nothing right", Result{Bullets: 3, Used: time.Minute, Target: target, Rating: 1}, 0},
 		{"pitfalls clamp at 0", Result{Bullets: 3, Covered: 1, Used: target, Target: target, Rating: 1, PitfallsHit: 5}, 0},
 		{"one pitfall", Result{Bullets: 2, Covered: 2, Used: target, Target: target, Rating: 4, PitfallsHit: 1}, 90},
 		{"unrated", Result{Bullets: 2, Covered: 2, Used: target, Target: target}, 75},
+		// The case: answered in 1 s with nothing, rated Easy.
+		{"empty, easy", Result{Bullets: 3, Used: time.Second, Target: target, Rating: 4, Empty: true}, 25},
+		{"empty, good, on time", Result{Bullets: 3, Used: target, Target: target, Rating: 3, Empty: true}, 25.0 * 2 / 3},
+		{"empty with no points on the card", Result{Used: target, Target: target, Rating: 4, Empty: true}, 25},
 	}
 	for _, c := range cases {
 		if got := Score(c.r); math.Abs(got-c.want) > 1e-9 {
@@ -253,10 +258,19 @@ func TestScore(t *testing.T) {
 	if Overall(nil) != 0 || Overall([]float64{100, 50, 0}) != 50 {
 		t.Fatal("overall is not the mean")
 	}
-	if TimeFactor(2*target, target) != 0 || TimeFactor(3*target, target) != 0 || TimeFactor(target, target) != 1 {
+	// Closeness, not speed: as far under the target loses as much as as far over it.
+	for _, d := range []float64{0.3, 0.5, 0.7} {
+		under := TimeFactor(time.Duration((1-d)*float64(target)), target)
+		over := TimeFactor(time.Duration((1+d)*float64(target)), target)
+		if math.Abs(under-over) > 1e-9 || under >= 1 {
+			t.Errorf("%.0f %% off the target: under %v, over %v", 100*d, under, over)
+		}
+	}
+	if TimeFactor(0, target) != 0 || TimeFactor(2*target, target) != 0 || TimeFactor(3*target, target) != 0 ||
+		TimeFactor(target, target) != 1 || TimeFactor(target*11/10, target) != 1 {
 		t.Fatal("time factor bounds")
 	}
-	if !strings.Contains(ScoreExplanation, "minus 10 per pitfall") {
-		t.Fatal("explanation out of step with the penalty")
+	if !strings.Contains(ScoreExplanation, "minus 10 per pitfall") || !strings.Contains(ScoreExplanation, "at most 25") {
+		t.Fatal("explanation out of step with the rules")
 	}
 }

@@ -35,6 +35,7 @@ func (s *Server) mockRoutes(r chi.Router) {
 		r.Post("/mock/{id}/check", s.mockCheck)
 		r.Post("/mock/{id}/followup", s.mockFollowUp)
 		r.Post("/mock/{id}/rate", s.mockRate)
+		r.Get("/mock/{id}/end", s.mockEnd)
 		r.Post("/mock/{id}/abandon", s.mockAbandon)
 		r.Get("/mock/{id}/summary", s.mockSummary)
 	})

@@ -149,22 +149,19 @@ func (s *Server) mockStep(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// reviewView builds the checklists: ticks come from the stored answer (the heuristic's guess
-// until the user saves corrections); the "why" notes re-run the heuristic to explain them.
+// reviewView builds the checklists: the key points of the chosen depth and the pitfalls. Ticks
+// come from the stored answer (the heuristic's guess until the user saves corrections); the "why"
+// notes re-run the heuristic to explain them, in the card's own words.
 func (s *Server) reviewView(t *mockTurn) views.MockReview {
 	a := t.a
-	check := interview.CheckAnswer(t.card, a.Typed)
+	check := interview.CheckAnswer(t.card, t.sess.Settings.Depth, a.Typed)
 	v := views.MockReview{Progress: t.progress(), Card: t.card, Depth: t.sess.Settings.Depth, Typed: a.Typed,
 		Used: a.Used, Target: a.Target, Expired: a.Expired, HasFollowUp: t.hasFollowUp() && !a.Checked,
-		Heuristic: "Ticked in advance: a point counts as made when your answer holds at least half of its key terms (two or more when it has three or more); a pitfall is flagged when one sentence holds its quoted phrase or most of its distinctive terms, with the same negation. Correct anything it got wrong."}
-	for i, b := range t.card.Answer {
-		item := views.MockCheckItem{Index: i, Block: b, Checked: slices.Contains(a.Covered, i)}
-		if a.Typed != "" && i < len(check.Bullets) {
-			bc := check.Bullets[i]
-			item.Why = fmt.Sprintf("matched %d of %d key terms, %d needed", len(bc.Matched), len(bc.Terms), bc.Need)
-			if len(bc.Matched) > 0 {
-				item.Why += ": " + strings.Join(bc.Matched, ", ")
-			}
+		Heuristic: heuristicText}
+	for _, i := range check.Points {
+		item := views.MockCheckItem{Index: i, Block: t.card.Answer[i], Checked: slices.Contains(a.Covered, i)}
+		if a.Typed != "" {
+			item.Why = pointWhy(check.Bullets[i])
 		}
 		v.Bullets = append(v.Bullets, item)
 	}
@@ -176,6 +173,20 @@ func (s *Server) reviewView(t *mockTurn) views.MockReview {
 		v.Pitfalls = append(v.Pitfalls, item)
 	}
 	return v
+}
+
+const heuristicText = "Ticked in advance from what you typed: a point counts as made when your answer uses at least half of its distinctive words (up to four; synonyms and word forms count, and words every point of the card uses do not), or its opening label plus one more of its words. A pitfall is flagged when one sentence holds its quoted phrase or most of its distinctive words, with the same negation. Correct anything it got wrong."
+
+// pointWhy says what the heuristic found for one point, in the card's words.
+func pointWhy(bc interview.BulletCheck) string {
+	if len(bc.Matched) == 0 {
+		return "none of its key words found"
+	}
+	why := "found " + strings.Join(bc.Matched, ", ")
+	if bc.LabelMade {
+		why += " (the label “" + bc.Label + "”)"
+	}
+	return why
 }
 
 // typedText reads the optional typed answer, trimmed and capped.
@@ -217,7 +228,7 @@ func (s *Server) mockAnswer(w http.ResponseWriter, r *http.Request) {
 // submitMain stores the answer with the heuristic's ticks and moves on to the review.
 func (s *Server) submitMain(w http.ResponseWriter, r *http.Request, t *mockTurn, sub store.MockSubmission) {
 	if sub.Typed != "" {
-		check := interview.CheckAnswer(t.card, sub.Typed)
+		check := interview.CheckAnswer(t.card, t.sess.Settings.Depth, sub.Typed)
 		sub.Covered, sub.Pitfalls = check.Covered(), check.Flagged()
 	}
 	if err := s.db.SubmitMockAnswer(r.Context(), t.sess.ID, t.pos, sub); err != nil && !errors.Is(err, store.ErrStale) {
@@ -360,6 +371,26 @@ func (s *Server) recordMockReview(r *http.Request, t *mockTurn, rating srs.Ratin
 	if err != nil {
 		s.log.WarnContext(ctx, "mock review not recorded", "session", t.sess.ID, "card", t.card.ID, "err", err)
 	}
+}
+
+// mockEnd asks before ending a session (a plain page, so it works without JavaScript).
+func (s *Server) mockEnd(w http.ResponseWriter, r *http.Request) {
+	sess, err := s.loadMockSession(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if sess.Status != store.MockActive {
+		http.Redirect(w, r, mockURL(sess.ID, "/summary"), http.StatusSeeOther)
+		return
+	}
+	v := views.MockEnd{Progress: views.MockProgress{SessionID: sess.ID, Pos: max(sess.Current(), 0), N: len(sess.Answers)}}
+	for _, a := range sess.Answers {
+		if a.Rating > 0 {
+			v.Answered++
+		}
+	}
+	s.render(w, r, http.StatusOK, views.MockEndPage(s.mockPage(r, "End the mock interview?"), v))
 }
 
 func (s *Server) mockAbandon(w http.ResponseWriter, r *http.Request) {

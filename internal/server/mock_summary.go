@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,27 +14,34 @@ import (
 	"github.com/rehearse/rehearse/internal/views"
 )
 
-// mockRows scores every question of a session; only rated questions count.
+// mockRows scores every question of a session; only rated questions count. A question's key
+// points are those of the session's depth, from the current deck.
 func (s *Server) mockRows(sess *store.MockSession) []views.MockSummaryRow {
 	d := s.deck()
 	rows := make([]views.MockSummaryRow, 0, len(sess.Answers))
 	for _, a := range sess.Answers {
 		row := views.MockSummaryRow{Pos: a.Position, CardID: a.CardID, Used: a.Used, Target: a.Target,
-			Expired: a.Expired, Covered: len(a.Covered), PitfallsHit: len(a.PitfallsHit), Rating: a.Rating,
-			Answered: a.Rating > 0, Recorded: a.ReviewLogID > 0}
-		bullets := row.Covered
+			Expired: a.Expired, PitfallsHit: len(a.PitfallsHit), Rating: a.Rating,
+			Answered: a.Rating > 0, Recorded: a.ReviewLogID > 0,
+			Empty: strings.TrimSpace(a.Typed) == "" && len(a.Covered) == 0}
+		row.Covered, row.Bullets = len(a.Covered), len(a.Covered)
 		if c, ok := d.Card(a.CardID); ok {
 			row.Card = c
-			bullets = len(c.Answer)
+			points := interview.Points(c, sess.Settings.Depth)
+			row.Bullets, row.Covered = len(points), 0
+			for _, i := range a.Covered {
+				if slices.Contains(points, i) {
+					row.Covered++
+				}
+			}
 			if a.FollowUpIndex >= 0 && a.FollowUpIndex < len(c.FollowUps) && !a.FollowUpAnsweredAt.IsZero() {
 				row.FollowUp = c.FollowUps[a.FollowUpIndex].Question
 				row.FollowUpUsed, row.FollowUpTarget = a.FollowUpUsed, a.FollowUpTarget
 			}
 		}
-		row.Bullets = bullets
 		if row.Answered {
-			row.Score = interview.Score(interview.Result{Bullets: bullets, Covered: row.Covered, PitfallsHit: row.PitfallsHit,
-				Used: a.Used, Target: a.Target, Rating: a.Rating})
+			row.Score = interview.Score(interview.Result{Bullets: row.Bullets, Covered: row.Covered, PitfallsHit: row.PitfallsHit,
+				Used: a.Used, Target: a.Target, Rating: a.Rating, Empty: row.Empty})
 		}
 		rows = append(rows, row)
 	}
@@ -72,10 +80,17 @@ func (s *Server) mockSummary(w http.ResponseWriter, r *http.Request) {
 	var scores []float64
 	for i := range v.Rows {
 		row := &v.Rows[i]
+		if row.Recorded {
+			v.Recorded++
+		}
 		if !row.Answered {
 			continue
 		}
 		scores = append(scores, row.Score)
+		if row.Empty { // strongest and weakest are chosen among real answers only
+			continue
+		}
+		v.WithContent++
 		if v.Strongest == nil || row.Score > v.Strongest.Score {
 			v.Strongest = row
 		}
@@ -84,8 +99,8 @@ func (s *Server) mockSummary(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	v.Answered, v.Overall = len(scores), interview.Overall(scores)
-	if len(scores) < 2 { // with one answer, strongest and weakest say nothing
-		v.Strongest, v.Weakest = nil, nil
+	if v.WithContent < 2 || v.Strongest.Score == v.Weakest.Score { // one answer has no weakest
+		v.Weakest = nil
 	}
 	s.render(w, r, http.StatusOK, views.MockSummaryPage(s.mockPage(r, "Mock interview summary"), v))
 }

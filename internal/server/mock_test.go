@@ -155,20 +155,22 @@ func TestMockFlowSummaryAndReviews(t *testing.T) {
 	if got := strings.Join(strings.Fields(r1.Find("td.time").Text()), " "); got != "0:04 / 0:10" {
 		t.Errorf("row 1 time %q", got)
 	}
-	if r1.Find("td.bullets").Text() != "1 / 2" || r1.Find("td.score").Text() != "67" || r1.Find("td.rating").Text() != "3 Good" {
+	// 1 of 2 points, 4 s of a 10 s target (0.4 of it: time 0.5), Good: 25 + 12.5 + 16.7.
+	if r1.Find("td.bullets").Text() != "1 / 2" || r1.Find("td.score").Text() != "54" || r1.Find("td.rating").Text() != "3 Good" {
 		t.Errorf("row 1: bullets %q score %q rating %q", r1.Find("td.bullets").Text(), r1.Find("td.score").Text(), r1.Find("td.rating").Text())
 	}
-	// 0 bullets, time 25 s of 10 s (factor 0), Again: 0.
-	if r2.Find("td.score").Text() != "0" || !r2.Find("td.time").HasClass("over") {
+	// Nothing typed or ticked, Again: 0, and marked as empty.
+	if r2.Find("td.score").Text() != "0" || !r2.Find("td.time").HasClass("over") || !r2.HasClass("empty") {
 		t.Errorf("row 2 score %q", r2.Find("td.score").Text())
 	}
-	if doc.Find("#overall-score").Text() != "33" {
-		t.Errorf("overall %q, want 33", doc.Find("#overall-score").Text())
+	if doc.Find("#overall-score").Text() != "27" {
+		t.Errorf("overall %q, want 27", doc.Find("#overall-score").Text())
 	}
-	if !strings.Contains(doc.Find("#score-formula").Text(), "50 × (bullets covered ÷ bullets)") {
+	if !strings.Contains(doc.Find("#score-formula").Text(), "50 × (key points made ÷ key points of the chosen depth)") {
 		t.Error("score formula not explained")
 	}
-	if !strings.Contains(doc.Find("#strongest").Text(), first.Question) || !strings.Contains(doc.Find("#weakest").Text(), second.Question) {
+	// Strongest and weakest come from answers with content only: one here, so no weakest.
+	if !strings.Contains(doc.Find("#strongest").Text(), first.Question) || doc.Find("#weakest").Length() != 0 {
 		t.Errorf("strongest/weakest: %q / %q", doc.Find("#strongest").Text(), doc.Find("#weakest").Text())
 	}
 	link, _ := doc.Find("#same-questions").Attr("href")

@@ -132,10 +132,10 @@ func TestTeamWeakestFromThoseWhoStudied(t *testing.T) {
 func TestMockScoresAverageSessions(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, Config{})
-	// Two sessions: one perfect answer (100), then one answer with nothing covered, over time and
+	// Two sessions: one perfect answer on time (100), then one answer with nothing covered, over time and
 	// rated Again (0): the average of the sessions is 50.
 	answers := []store.MockAnswer{
-		{SessionID: 1, CardID: "sample-eager", Covered: 2, UsedMS: 1000, TargetMS: 20000, Rating: 4},
+		{SessionID: 1, CardID: "sample-eager", Covered: 2, UsedMS: 20000, TargetMS: 20000, Rating: 4},
 		{SessionID: 2, CardID: "sample-eager", Covered: 0, UsedMS: 50000, TargetMS: 20000, Rating: 1},
 	}
 	n, avg := e.srv.mockScores(answers)

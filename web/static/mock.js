@@ -40,6 +40,12 @@
     form.addEventListener("submit", function () { sent = true; });
   }
 
+  // On Apple keyboards the submit chord is Cmd+Enter: say so on the button.
+  var keys = document.getElementById("submit-keys");
+  if (keys && /Mac|iPhone|iPad/.test(navigator.platform || "")) {
+    keys.firstElementChild.textContent = "⌘";
+  }
+
   function typing(t) {
     return t && (t.tagName === "TEXTAREA" || t.tagName === "INPUT" && t.type !== "checkbox" && t.type !== "radio" || t.isContentEditable);
   }
