@@ -67,7 +67,6 @@ func CheckPitfall(pitfall, typed string) PitfallCheck {
 	return pc
 }
 
-
 var negations = map[string]bool{
 	"not": true, "no": true, "never": true, "none": true, "nothing": true, "nobody": true,
 	"without": true, "cannot": true, "isn't": true, "doesn't": true, "don't": true, "won't": true,

@@ -199,7 +199,6 @@ func undouble(w string) string {
 	return w
 }
 
-
 // splitSentences splits at sentence ends (., !, ? followed by space or end) and line breaks;
 // dots inside names such as "session.timeout.ms" do not split.
 func splitSentences(text string) []string {
@@ -242,7 +241,6 @@ func firstField(s string) string {
 }
 
 func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
-
 
 // stopWords are common words of 4+ letters that say nothing about the topic.
 var stopWords = func() map[string]bool {
