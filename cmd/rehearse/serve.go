@@ -47,6 +47,11 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	log := cfg.logger(io.err)
 	start := time.Now()
 
+	unlock, err := lockDataDir(cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	decks, err := newDeckHolder(cfg.Content, filepath.Join(cfg.DataDir, deckCacheName), log)
 	if err != nil {
 		return err
@@ -54,7 +59,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	// Loading allocates ~40x what the deck keeps (parse trees, highlighting, simulation runs):
 	// hand that back now rather than carry it as resident memory until the scavenger gets to it.
 	debug.FreeOSMemory()
-	db, err := store.Open(ctx, cfg.dbPath(), log)
+	db, err := openChecked(ctx, cfg.dbPath(), log)
 	if err != nil {
 		return err
 	}
@@ -207,4 +212,20 @@ func newDeckHolder(dir, cachePath string, log *slog.Logger) (*deckload.Holder, e
 		return nil, fmt.Errorf("load deck from %s:\n%w", dir, err)
 	}
 	return deckload.NewHolder(d, dir, load), nil
+}
+
+// openChecked opens the database and runs PRAGMA quick_check, refusing a damaged file with a
+// message that says what to do rather than serving from it until the first write fails.
+func openChecked(ctx context.Context, path string, log *slog.Logger) (*store.DB, error) {
+	db, err := store.Open(ctx, path, log)
+	if err == nil {
+		if err = db.QuickCheck(ctx); err != nil {
+			db.Close()
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the database %s is damaged or unreadable, so the server will not start: %w\n"+
+			"Restore it from a backup (rehearse backup makes one), or move it aside to start empty", path, err)
+	}
+	return db, nil
 }

@@ -2,6 +2,8 @@ package server
 
 import (
 	"bytes"
+	"database/sql"
+	"io"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -9,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/store"
@@ -191,5 +194,47 @@ func TestMockTagsValidatedAgainstDeck(t *testing.T) {
 	hist, err := e.db.MockHistory(t.Context(), u.ID, 1, e.now)
 	if err != nil || len(hist) != 1 || strings.Join(hist[0].Settings.Tags, "|") != "kafka|eager" {
 		t.Fatalf("stored tags %v %v, want kafka|eager once each", hist, err)
+	}
+}
+
+// Finding 7: /readyz said 200 while the database could not take a write. Another process holding
+// SQLite's write lock is a real unwritable database: /readyz must say 503 and why.
+func TestReadyzFailsWhenDatabaseCannotBeWritten(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Config{})
+	if resp, _ := e.get(e.client(), "/readyz"); resp.StatusCode != http.StatusOK {
+		t.Fatalf("healthy /readyz: %d", resp.StatusCode)
+	}
+	other, err := sql.Open("sqlite", "file:"+e.db.Path()+"?_pragma=busy_timeout(100)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	conn, err := other.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(t.Context(), "BEGIN EXCLUSIVE"); err != nil {
+		t.Fatal(err)
+	}
+	e.srv.ready.mu.Lock()
+	e.srv.ready.at = time.Time{} // forget the cached healthy answer
+	e.srv.ready.mu.Unlock()
+	resp, err := http.Get(e.ts.URL + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "cannot be written") {
+		t.Fatalf("/readyz with the write lock held elsewhere: %d %q, want 503 naming the write", resp.StatusCode, body)
+	}
+	conn.ExecContext(t.Context(), "ROLLBACK")
+	conn.Close()
+	e.srv.ready.mu.Lock()
+	e.srv.ready.at = time.Time{}
+	e.srv.ready.mu.Unlock()
+	if resp, _ := e.get(e.client(), "/readyz"); resp.StatusCode != http.StatusOK {
+		t.Fatalf("/readyz after the lock was released: %d", resp.StatusCode)
 	}
 }

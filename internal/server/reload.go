@@ -46,22 +46,3 @@ func (s *Server) reloadDeck(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/admin?reload=failed#deck", http.StatusSeeOther)
 	}
 }
-
-// readyz answers 200 when the database answers and a deck is loaded, else 503, so a load
-// balancer or orchestrator only sends traffic to an instance that can serve it.
-func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	if err := s.db.Ping(r.Context()); err != nil {
-		s.log.WarnContext(r.Context(), "not ready: database", "err", err)
-		w.WriteHeader(http.StatusServiceUnavailable)
-		w.Write([]byte("database unavailable\n"))
-		return
-	}
-	if d := s.deck(); d == nil || d.Len() == 0 {
-		w.WriteHeader(http.StatusServiceUnavailable)
-		w.Write([]byte("no deck loaded\n"))
-		return
-	}
-	w.Write([]byte("ready\n"))
-}

@@ -69,6 +69,7 @@ type Server struct {
 	hasher  *auth.Hasher
 	limiter *loginLimiter // ratelimit.go: failed logins per account and address
 	metrics *appMetrics   // metrics_prom.go: this server's Prometheus registry
+	ready   readyState    // ready.go: the last /readyz probe
 	sim     simState      // sim.go
 	figures figureCache   // cardcache.go: rendered card simulation figures
 }
