@@ -10,9 +10,9 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestSimulation: a card shows two timelines and the metrics table; the lab compares protocols
-// through the URL, and a bad value comes back with a message at its field. Screenshots of the
-// card at desktop and phone width go to $REHEARSE_SCREENSHOTS, when set, for a person to look at.
+// TestSimulation: a card shows a whole-run timeline and a close-up per variant and the metrics
+// table; the lab compares protocols through the URL, and a bad value comes back with a message
+// at its field. Screenshots go to $REHEARSE_SCREENSHOTS, when set, for a person to look at.
 func TestSimulation(t *testing.T) {
 	app := StartApp(t, "")
 	ctx := Browser(t)
@@ -23,21 +23,20 @@ func TestSimulation(t *testing.T) {
 	); err != nil {
 		t.Fatalf("open a card: %v", err)
 	}
-	if n := Eval[int](ctx, t, `document.querySelectorAll('#simulation svg.tl').length`); n != 2 {
+	if n := Eval[int](ctx, t, `document.querySelectorAll('#simulation svg[data-view=overview]').length`); n != 2 {
 		t.Fatalf("card shows %d timelines, want 2", n)
 	}
 	if n := Eval[int](ctx, t, `document.querySelectorAll('#sim-metrics thead th').length`); n != 3 {
 		t.Fatalf("metrics table has %d header cells, want 3", n)
 	}
 	// The SVG is laid out (not zero-sized) and its rows are drawn.
-	if w := Eval[float64](ctx, t, `document.querySelector('svg.tl').getBoundingClientRect().width`); w < 300 {
+	if w := Eval[float64](ctx, t, `document.querySelector('svg[data-view=overview]').getBoundingClientRect().width`); w < 300 {
 		t.Errorf("timeline is %.0f px wide at desktop", w)
 	}
-	if !Eval[bool](ctx, t, `getComputedStyle(document.querySelector('svg.tl rect.s-processing')).fill !== 'none'`) {
+	if !Eval[bool](ctx, t, `getComputedStyle(document.querySelector('svg.tl rect[data-state=processing]')).fill !== 'none'`) {
 		t.Error("processing segments have no fill")
 	}
 	CheckA11y(ctx, t, "a card with its simulation")
-	simShot(ctx, t, "sim-card-desktop")
 	if err := chromedp.Do(ctx,
 		chromedp.EmulateViewport(390, 844),
 		chromedp.Reload(),
@@ -45,7 +44,7 @@ func TestSimulation(t *testing.T) {
 	); err != nil {
 		t.Fatalf("phone width: %v", err)
 	}
-	// At phone width the timelines stack; the page itself never scrolls sideways.
+	// At phone width the variants stack; the page itself never scrolls sideways.
 	if !Eval[bool](ctx, t, `(() => { const f = document.querySelectorAll('figure.sim-variant'); return f[1].getBoundingClientRect().top >= f[0].getBoundingClientRect().bottom })()`) {
 		t.Error("timelines do not stack at phone width")
 	}
@@ -53,7 +52,6 @@ func TestSimulation(t *testing.T) {
 		t.Error("the page scrolls sideways at phone width")
 	}
 	CheckA11y(ctx, t, "a card with its simulation, phone width")
-	simShot(ctx, t, "sim-card-phone")
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1200, 900)); err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +66,7 @@ func TestSimulation(t *testing.T) {
 		t.Fatalf("lab: %v", err)
 	}
 	simSubmitLab(ctx, t)
-	if Eval[int](ctx, t, `document.querySelectorAll('svg.tl').length`) != 1 {
+	if Eval[int](ctx, t, `document.querySelectorAll('svg[data-view=overview]').length`) != 1 {
 		t.Fatal("eager alone should draw one timeline")
 	}
 	eager := Eval[string](ctx, t, stw)
@@ -90,7 +88,7 @@ func TestSimulation(t *testing.T) {
 	before := Eval[string](ctx, t, `document.querySelector('#sim-at tbody td').textContent`)
 	Eval[bool](ctx, t, `(() => { const r = document.getElementById('t'); r.value = r.max; r.dispatchEvent(new Event('input')); return true })()`)
 	after := Eval[string](ctx, t, `document.querySelector('#sim-at tbody td').textContent`)
-	if before == "" || after == "" || !Eval[bool](ctx, t, `document.querySelector('svg.tl .cursor').classList.contains('on')`) {
+	if before == "" || after == "" || !Eval[bool](ctx, t, `document.querySelector('svg[data-view=overview] .cursor').classList.contains('on')`) {
 		t.Errorf("scrubber: %q → %q", before, after)
 	}
 

@@ -56,8 +56,10 @@ func cmdCheck(ctx context.Context, args []string, getenv func(string) string, io
 	return nil
 }
 
-// loadDeck loads and validates a deck with every check a served deck gets.
-func loadDeck(fsys fs.FS) (*deck.Deck, error) { return deckload.Load(fsys, nil) }
+// loadDeck loads and validates a deck with every check a served deck gets, and also runs each
+// card's simulation.expect (check_expect.go). Serving does not run expectations, so a changed
+// engine cannot keep the app from starting; `rehearse check` and the tests catch it.
+func loadDeck(fsys fs.FS) (*deck.Deck, error) { return loadDeckExpect(fsys) }
 
 // loadDeckWith is loadDeck taking unchanged cards from cache when it is not nil.
 func loadDeckWith(fsys fs.FS, cache *deck.Cache) (*deck.Deck, error) {

@@ -28,6 +28,7 @@ type Simulation struct {
 	Caption   string
 	Overrides map[string]any // scenario fields replacing the preset's, as in `rehearse sim` JSON
 	Line      int            // line of the simulation block in the file, for error messages
+	Expect    []Expectation  // claims about the result, checked by `rehearse check`
 }
 
 // Block is one piece of rendered markdown with its plain text (for search and answer checks).

@@ -1,6 +1,7 @@
 package deck
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -92,6 +93,13 @@ func Load(fsys fs.FS, opt Options) (*Deck, error) {
 		}
 		if c.Sim != nil && opt.CheckSim != nil && !(parsed[i].cached && opt.Cache.wasChecked) {
 			if err := opt.CheckSim(c.Sim); err != nil {
+				var located LineErrors
+				if errors.As(err, &located) {
+					for _, le := range located {
+						all = append(all, Error{File: f, Line: le.Line, Msg: le.Msg})
+					}
+					continue
+				}
 				all = append(all, Error{File: f, Line: c.Sim.Line, Msg: "simulation: " + err.Error()})
 				continue
 			}

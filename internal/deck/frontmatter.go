@@ -204,8 +204,10 @@ func parseSimulation(e *errs, n ast.Node, line int, at func(ast.Node) int) *Simu
 				continue
 			}
 			sim.Overrides = m
+		case "expect":
+			sim.Expect = parseExpect(e, mv.Value, kl, at)
 		default:
-			e.add(kl, "unknown simulation key %q (want preset, compare, caption or overrides)", key)
+			e.add(kl, "unknown simulation key %q (want preset, compare, caption, overrides or expect)", key)
 		}
 	}
 	for _, k := range []string{"preset", "compare", "caption"} {
@@ -213,6 +215,7 @@ func parseSimulation(e *errs, n ast.Node, line int, at func(ast.Node) int) *Simu
 			e.add(line, "simulation: missing %q", k)
 		}
 	}
+	checkVariants(e, sim)
 	return sim
 }
 

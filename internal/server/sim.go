@@ -98,8 +98,7 @@ func (s *Server) compare(ctx context.Context, labels []string, scs []rebalance.S
 		if err != nil {
 			return c, err
 		}
-		v := views.SimVariant{Label: labels[i], Result: res, Timeline: views.LayoutTimeline(labels[i], res), Narration: rebalance.Narrate(res)}
-		c.Variants = append(c.Variants, v)
+		c.Variants = append(c.Variants, views.NewVariant(i, labels[i], res))
 		if res.Truncated {
 			c.Notes = append(c.Notes, fmt.Sprintf("%s: the run was too large to record in full; the timeline stops at %s (metrics are exact).", labels[i], views.Secs(res.TruncatedAtMS)))
 		}
@@ -141,8 +140,9 @@ func variantLabels(compare []string, scs []rebalance.Scenario) []string {
 	return out
 }
 
-// cardScripts lists extra scripts the card page needs: none, the figure is static SVG.
-func (s *Server) cardScripts() []string { return nil }
+// cardScripts lists extra scripts the card page needs: the step view's (the figures themselves
+// are static SVG and work without it).
+func (s *Server) cardScripts() []string { return []string{"sim.js"} }
 
 // simAPI runs a JSON scenario, the same contract as `rehearse sim`.
 func (s *Server) simAPI(w http.ResponseWriter, r *http.Request) {

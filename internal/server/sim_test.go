@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +24,7 @@ import (
 	"github.com/rehearse/rehearse/internal/deckload"
 	"github.com/rehearse/rehearse/internal/rebalance"
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/views"
 	"github.com/rehearse/rehearse/web"
 )
 
@@ -70,7 +72,7 @@ func TestSimCardFigure(t *testing.T) {
 	if got := sim.Find("#sim-caption").Text(); !strings.Contains(got, "cooperative pauses only the one that moves") {
 		t.Errorf("caption = %q", got)
 	}
-	svgs := sim.Find("svg.tl")
+	svgs := sim.Find("svg[data-view=overview]")
 	if svgs.Length() != 2 {
 		t.Fatalf("timelines = %d, want 2 (one per variant)", svgs.Length())
 	}
@@ -89,11 +91,16 @@ func TestSimCardFigure(t *testing.T) {
 		if item, _ := rows.First().Attr("data-item"); item != "orders-0" {
 			t.Errorf("first row is %q", item)
 		}
-		svg.Find("g.row rect").Each(func(_ int, r *goquery.Selection) {
-			cls, _ := r.Attr("class")
-			states[cls]++
+		svg.Find("g.row rect[data-state]").Each(func(_ int, r *goquery.Selection) {
+			st, _ := r.Attr("data-state")
+			states[st]++
 			if r.Find("title").Text() == "" {
-				t.Errorf("segment without a hover title: %s", cls)
+				t.Errorf("segment without a hover title: %s", st)
+			}
+			for _, a := range []string{"data-item", "data-owner", "data-from-ms", "data-to-ms"} {
+				if _, ok := r.Attr(a); !ok {
+					t.Errorf("segment without %s", a)
+				}
 			}
 		})
 		if svg.Find(".mk-event").Length() != 1 {
@@ -107,12 +114,12 @@ func TestSimCardFigure(t *testing.T) {
 		}
 	})
 	// Pauses this short fold into one mark named after its longest state.
-	if states["s-processing"] == 0 || states["s-unowned"]+states["s-starting"]+states["s-revoking"] == 0 {
+	if states["processing"] == 0 || states["unowned"]+states["starting"]+states["revoking"] == 0 {
 		t.Errorf("segment states = %v, want processing and pauses", states)
 	}
-	for cls := range states {
-		if !strings.HasPrefix(cls, "s-") {
-			t.Errorf("segment without a state class: %q", cls)
+	for st := range states {
+		if st == "" {
+			t.Error("segment without a state")
 		}
 	}
 	if n := sim.Find("#sim-metrics thead th").Length(); n != 3 {
@@ -136,8 +143,36 @@ func TestSimCardFigure(t *testing.T) {
 	if rounds.Length() < 2 {
 		t.Errorf("cooperative rounds = %d, want two (revoke, then assign)", rounds.Length())
 	}
-	if n := sim.Find("#sim-rounds table.sim-rounds").First().Find("thead th").Length(); n != 7 {
-		t.Errorf("rounds table columns = %d, want 7", n)
+	if n := sim.Find("#sim-rounds table.sim-rounds").First().Find("thead th").Length(); n != 8 {
+		t.Errorf("rounds table columns = %d, want 8", n)
+	}
+	// One numbering: the rounds table, the close-up's bands and the step view name the
+	// cooperative join's rounds "round 1" and "round 2" (Kafka's generations are 2 and 3).
+	if got := rounds.Map(func(_ int, tr *goquery.Selection) string { return tr.Find("td").First().Text() }); strings.Join(got, ",") != "round 1,round 2" {
+		t.Errorf("rounds table names %v", got)
+	}
+	coop := sim.Find("figure.sim-variant[data-variant=cooperative]")
+	cu := coop.Find("svg[data-view=closeup]")
+	if cu.Length() != 1 {
+		t.Fatalf("cooperative close-ups = %d, want 1 (one episode)", cu.Length())
+	}
+	from, _ := cu.Attr("data-from-ms")
+	to, _ := cu.Attr("data-to-ms")
+	if f, g := msAttr(t, from), msAttr(t, to); f > 10_000 || g < 10_981 || g-f > 3_000 {
+		t.Errorf("close-up window %s..%s ms, want the episode 10 000..10 981 padded", from, to)
+	}
+	if got := cu.Find(".band text").Map(func(_ int, s *goquery.Selection) string { return s.Text() }); strings.Join(got, ",") != "round 1,round 2" {
+		t.Errorf("close-up bands = %v", got)
+	}
+	steps := coop.Find(".steps .step")
+	if steps.Length() != 2 || !strings.Contains(steps.First().Text(), "withholds 3") || !strings.Contains(steps.Eq(1).Find(".step-lines").Text(), "start 3 (orders-9, orders-10, orders-11)") {
+		t.Errorf("step view = %q", steps.Text())
+	}
+	if sim.Find("#sim-metric-defs dt").Length() != len(views.MetricDefs) {
+		t.Error("metric definitions missing")
+	}
+	if sim.Find(".sim-members li").Length() != 4 {
+		t.Errorf("member legend = %q, want m1..m4", sim.Find(".sim-members").Text())
 	}
 	// No inline styles: the CSP forbids them.
 	if doc.Find("#simulation [style]").Length() != 0 || doc.Find("#simulation style").Length() != 0 {
@@ -148,6 +183,15 @@ func TestSimCardFigure(t *testing.T) {
 	if doc.Find("#simulation").Length() != 0 {
 		t.Error("card without a simulation shows one")
 	}
+}
+
+func msAttr(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatalf("%q is not a number", s)
+	}
+	return n
 }
 
 func TestSimCardResultsAreCached(t *testing.T) {
@@ -219,7 +263,7 @@ func TestSimLabProtocolChangesMetrics(t *testing.T) {
 		t.Fatalf("status %d: %s", resp.StatusCode, eager.Find(".error, .field-error").Text())
 	}
 	_, coop := e.get(e.client(), labJoin+"&p=cooperative")
-	if eager.Find("svg.tl").Length() != 1 || coop.Find("svg.tl").Length() != 1 {
+	if eager.Find("svg[data-view=overview]").Length() != 1 || coop.Find("svg[data-view=overview]").Length() != 1 {
 		t.Fatal("one protocol should give one timeline")
 	}
 	if h := coop.Find("#sim-metrics thead th[data-variant]").Text(); h != "cooperative" {
@@ -241,7 +285,7 @@ func TestSimLabProtocolChangesMetrics(t *testing.T) {
 	}
 	// Two protocols side by side.
 	_, both := e.get(e.client(), labJoin+"&p=eager&p=consumer")
-	if both.Find("svg.tl").Length() != 2 || both.Find("#sim-metrics thead th").Length() != 3 {
+	if both.Find("svg[data-view=overview]").Length() != 2 || both.Find("#sim-metrics thead th").Length() != 3 {
 		t.Error("two protocols should give two timelines and two metric columns")
 	}
 }
@@ -272,7 +316,7 @@ func TestSimLabBadValues(t *testing.T) {
 		if v, _ := doc.Find("#" + tc.field).Attr("aria-invalid"); tc.field != "p" && v != "true" {
 			t.Errorf("%s: %s not marked invalid", tc.query, tc.field)
 		}
-		if doc.Find("svg.tl").Length() != 0 {
+		if doc.Find("svg[data-view=overview]").Length() != 0 {
 			t.Errorf("%s: a figure was drawn for bad input", tc.query)
 		}
 	}
@@ -286,8 +330,8 @@ func TestSimLabPresetAndScrubber(t *testing.T) {
 	t.Parallel()
 	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
 	resp, doc := e.get(e.client(), "/sim")
-	if resp.StatusCode != 200 || doc.Find("svg.tl").Length() != 2 {
-		t.Fatalf("default lab: %d, %d timelines", resp.StatusCode, doc.Find("svg.tl").Length())
+	if resp.StatusCode != 200 || doc.Find("svg[data-view=overview]").Length() != 2 {
+		t.Fatalf("default lab: %d, %d timelines", resp.StatusCode, doc.Find("svg[data-view=overview]").Length())
 	}
 	_, doc = e.get(e.client(), "/sim?preset=connect-worker-bounce")
 	if v, _ := doc.Find("#kind option[selected]").Attr("value"); v != "connect" {
@@ -296,7 +340,7 @@ func TestSimLabPresetAndScrubber(t *testing.T) {
 	if v, _ := doc.Find("#e0type option[selected]").Attr("value"); v != "restart" {
 		t.Errorf("preset event not loaded: %q", v)
 	}
-	if got := doc.Find("svg.tl").Map(func(_ int, s *goquery.Selection) string { v, _ := s.Attr("data-variant"); return v }); strings.Join(got, ",") != "eager,incremental" {
+	if got := doc.Find("svg[data-view=overview]").Map(func(_ int, s *goquery.Selection) string { v, _ := s.Attr("data-variant"); return v }); strings.Join(got, ",") != "eager,incremental" {
 		t.Errorf("connect variants = %v", got)
 	}
 	if resp, _ := e.get(e.client(), "/sim?preset=nope"); resp.StatusCode != 200 {
@@ -398,7 +442,7 @@ func TestSimEveryContentCard(t *testing.T) {
 			t.Errorf("%s: caption %q", c.ID, doc.Find("#sim-caption").Text())
 		}
 		want := max(len(c.Sim.Compare), 1)
-		if n := doc.Find("#simulation svg.tl").Length(); n != want {
+		if n := doc.Find("#simulation svg[data-view=overview]").Length(); n != want {
 			t.Errorf("%s: %d timelines, want %d", c.ID, n, want)
 		}
 		if n := doc.Find("#sim-metrics thead th").Length(); n != want+1 {
@@ -442,7 +486,7 @@ func TestSimLabCapsRows(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
-	if n := doc.Find("svg.tl g.row").Length(); n != 24 {
+	if n := doc.Find("svg[data-view=overview] g.row").Length(); n != 24 {
 		t.Errorf("rows drawn = %d, want the cap of 24", n)
 	}
 	if note := doc.Find("figure.sim-variant p").Text(); !strings.Contains(note, "16 more are hidden") {

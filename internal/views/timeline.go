@@ -11,35 +11,44 @@ import (
 	"github.com/rehearse/rehearse/internal/rebalance"
 )
 
-// Timeline geometry, in SVG user units. The viewBox scales the figure to its container; the
-// label column and font are sized so two timelines side by side stay legible.
+// Timeline geometry, in SVG user units. The viewBox scales a figure to its container; CSS keeps
+// the overview at least as wide as its viewBox on a phone (it scrolls inside its box) and the
+// close-up, narrower, fits a phone's width, so figure text stays at 11 px or more.
 const (
-	tlWidth   = 560.0
+	tlWidth   = 560.0 // overview
+	tlCloseW  = 380.0 // close-up
 	tlLabelW  = 74.0
 	tlRight   = 14.0
-	tlTop     = 18.0 // room for marker heads
+	tlTop     = 30.0 // room for marker heads and round labels
 	tlRowH    = 16.0
 	tlRowGap  = 4.0
-	tlAxisH   = 26.0
+	tlAxisH   = 28.0
 	tlMinSegW = 3.0 // a pause narrower than this is merged into one visible mark
 	// MaxTimelineRows caps the rows drawn per timeline; the rest are counted as hidden.
 	MaxTimelineRows = 24
+	// MemberColours is the size of the owner palette (Okabe–Ito, see sim.css); owners beyond it reuse colours.
+	MemberColours = 8
 )
 
-// Timeline is one variant's run laid out for the SVG.
+// Timeline is one variant's run, or a window of it, laid out for the SVG.
 type Timeline struct {
+	ID           string // element id, unique on the page
+	View         string // "overview" or "closeup"
 	Label        string // the variant, e.g. "cooperative+static"
 	Title        string // accessible name of the figure
 	Width        float64
 	Height       float64
 	PlotX, PlotW float64
 	AxisY        float64
+	FromMS, ToMS int64 // the window drawn
 	Rows         []TimelineRow
 	Hidden       int // rows not drawn (MaxTimelineRows)
 	Ticks        []Tick
 	Markers      []Marker
+	Bands        []Band // close-up: one per round
 	DurationMS   int64
 	Truncated    bool
+	Episode      int // close-up: the episode's number
 }
 
 // TimelineRow is one partition, connector or task.
@@ -57,10 +66,11 @@ type TimelineSeg struct {
 	FromMS int64
 	ToMS   int64
 	Owner  string
+	Colour int // owner's palette index, -1 for none
 	Title  string
 }
 
-// Tick is a label on the shared time axis.
+// Tick is a label on the time axis.
 type Tick struct {
 	X     float64
 	Label string
@@ -73,43 +83,143 @@ type Marker struct {
 	Title string
 }
 
-// LayoutTimeline turns a run into drawing coordinates. Every variant of one scenario shares the
-// duration, so their axes line up.
+// Band spans one round in a close-up, labelled with its number.
+type Band struct {
+	X, W         float64
+	Label        string
+	Round        int // index into Result.Rounds
+	FromMS, ToMS int64
+}
+
+// Palette gives each member of the run a colour index, in the run's member order, so a member
+// has the same colour in every view of one variant.
+func Palette(r *rebalance.Result) map[string]int {
+	names := paletteOrder(r)
+	p := make(map[string]int, len(names))
+	for i, m := range names {
+		p[m] = i % MemberColours
+	}
+	return p
+}
+
+// paletteOrder is the run's members, then any other owner on the timeline, each once.
+func paletteOrder(r *rebalance.Result) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(m string) {
+		if m != "" && !seen[m] {
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+	for _, m := range r.Members {
+		add(m)
+	}
+	for _, it := range r.Timeline {
+		for _, s := range it.Segments {
+			add(s.Owner)
+		}
+	}
+	return out
+}
+
+// LayoutTimeline lays out the whole run. Every variant of one scenario shares the duration,
+// so their axes line up.
 func LayoutTimeline(label string, r *rebalance.Result) Timeline {
-	t := Timeline{Label: label, Width: tlWidth, PlotX: tlLabelW, PlotW: tlWidth - tlLabelW - tlRight, DurationMS: r.DurationMS, Truncated: r.Truncated}
-	dur := max(r.DurationMS, 1)
-	x := func(ms int64) float64 { return t.PlotX + float64(ms)/float64(dur)*t.PlotW }
+	eps := Episodes(r)
+	return layout(label, r, "overview", 0, r.DurationMS, roundNames(r, eps), Palette(r))
+}
+
+// LayoutCloseup lays out one episode on its own axis, with a band per round.
+func LayoutCloseup(label string, r *rebalance.Result, eps []Episode, ep Episode) Timeline {
+	from, to := closeWindow(ep, r.DurationMS)
+	names := roundNames(r, eps)
+	t := layout(label, r, "closeup", from, to, names, Palette(r))
+	t.Episode = ep.N
+	x := t.xOf()
+	for _, ri := range ep.Rounds {
+		rd := r.Rounds[ri]
+		x0, x1 := x(max(rd.StartMS, from)), x(min(rd.EndMS, to))
+		t.Bands = append(t.Bands, Band{X: round1(x0), W: round1(max(x1-x0, 2)), Label: names[ri], Round: ri, FromMS: rd.StartMS, ToMS: rd.EndMS})
+	}
+	t.Title = fmt.Sprintf("Close-up of episode %d for %s: %s to %s", ep.N, label, Secs(from), Secs(to))
+	return t
+}
+
+func roundNames(r *rebalance.Result, eps []Episode) []string {
+	refs := RoundRefs(eps, len(r.Rounds))
+	names := make([]string, len(refs))
+	for i, ref := range refs {
+		names[i] = RoundName(ref, len(eps))
+	}
+	return names
+}
+
+// xOf maps a time to the plot's x.
+func (t Timeline) xOf() func(int64) float64 {
+	span := float64(max(t.ToMS-t.FromMS, 1))
+	return func(ms int64) float64 { return t.PlotX + float64(ms-t.FromMS)/span*t.PlotW }
+}
+
+func layout(label string, r *rebalance.Result, view string, from, to int64, names []string, pal map[string]int) Timeline {
+	w := tlWidth
+	if view == "closeup" {
+		w = tlCloseW
+	}
+	t := Timeline{View: view, Label: label, Width: w, PlotX: tlLabelW, PlotW: w - tlLabelW - tlRight, FromMS: from, ToMS: to,
+		DurationMS: r.DurationMS, Truncated: r.Truncated}
+	x := t.xOf()
 	rows := r.Timeline
 	if len(rows) > MaxTimelineRows {
 		t.Hidden = len(rows) - MaxTimelineRows
 		rows = rows[:MaxTimelineRows]
 	}
 	for i, it := range rows {
-		t.Rows = append(t.Rows, TimelineRow{Item: it.Item, Y: tlTop + float64(i)*(tlRowH+tlRowGap), Segs: mergeSegments(it.Segments, x)})
+		segs := mergeSegments(clip(it.Segments, from, to), x, pal)
+		t.Rows = append(t.Rows, TimelineRow{Item: it.Item, Y: tlTop + float64(i)*(tlRowH+tlRowGap), Segs: segs})
 	}
 	t.AxisY = tlTop + float64(len(rows))*(tlRowH+tlRowGap) + 2
 	t.Height = t.AxisY + tlAxisH
-	for _, ms := range tickTimes(r.DurationMS) {
-		t.Ticks = append(t.Ticks, Tick{X: x(ms), Label: fmt.Sprintf("%g", float64(ms)/1000)})
+	for _, k := range tickTimes(from, to) {
+		t.Ticks = append(t.Ticks, Tick{X: x(k.ms), Label: k.label})
 	}
 	for _, e := range r.Events {
+		if e.AtMS < from || e.AtMS > to {
+			continue
+		}
 		who := ""
 		if e.Member != "" {
 			who = " " + e.Member
 		}
 		t.Markers = append(t.Markers, Marker{X: x(e.AtMS), Kind: "event", Title: fmt.Sprintf("%s:%s %s", Secs(e.AtMS), who, strings.ReplaceAll(e.Type, "_", " "))})
 	}
-	for _, rd := range r.Rounds {
-		t.Markers = append(t.Markers, Marker{X: x(rd.StartMS), Kind: "round", Title: fmt.Sprintf("%s: round %d (%s)", Secs(rd.StartMS), rd.Generation, rd.Trigger)})
+	for i, rd := range r.Rounds {
+		if rd.StartMS < from || rd.StartMS > to {
+			continue
+		}
+		t.Markers = append(t.Markers, Marker{X: x(rd.StartMS), Kind: "round", Title: fmt.Sprintf("%s: %s starts, generation %d (%s)", Secs(rd.StartMS), names[i], rd.Generation, rd.Trigger)})
 	}
 	t.Title = fmt.Sprintf("Timeline for %s: %d rows over %s", label, len(r.Timeline), Secs(r.DurationMS))
 	return t
 }
 
+// clip keeps the parts of segments inside [from, to].
+func clip(in []rebalance.Segment, from, to int64) []rebalance.Segment {
+	out := make([]rebalance.Segment, 0, len(in))
+	for _, s := range in {
+		if s.ToMS <= from || s.FromMS >= to {
+			continue
+		}
+		s.FromMS, s.ToMS = max(s.FromMS, from), min(s.ToMS, to)
+		out = append(out, s)
+	}
+	return out
+}
+
 // mergeSegments joins neighbours in the same state and owner, and folds runs of short
 // non-processing spans into one mark wide enough to see. Titles are short: they repeat on
 // every segment, and the figure should stay a few kilobytes.
-func mergeSegments(in []rebalance.Segment, x func(int64) float64) []TimelineSeg {
+func mergeSegments(in []rebalance.Segment, x func(int64) float64, pal map[string]int) []TimelineSeg {
 	var out []TimelineSeg
 	var parts []string            // the states folded into the last mark
 	longest := map[string]int64{} // time per state within the current fold
@@ -142,6 +252,10 @@ func mergeSegments(in []rebalance.Segment, x func(int64) float64) []TimelineSeg 
 	}
 	for i := range out {
 		s := &out[i]
+		s.Colour = -1
+		if c, ok := pal[s.Owner]; ok && s.Owner != "" {
+			s.Colour = c
+		}
 		s.X = round1(x(s.FromMS))
 		s.W = round1(max(x(s.ToMS)-x(s.FromMS), 0.4))
 		if s.State != rebalance.StateProcessing {
@@ -188,19 +302,32 @@ func num(ms int64) string { return strconv.FormatFloat(math.Round(float64(ms)/10
 
 func round1(f float64) float64 { return float64(int64(f*10+0.5)) / 10 }
 
-// tickTimes picks round tick positions, about six to ten across the run.
-func tickTimes(durMS int64) []int64 {
-	steps := []int64{100, 200, 500, 1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000}
+type tick struct {
+	ms    int64
+	label string
+}
+
+// tickTimes picks round tick positions, about five to eight across the window, labelled in
+// seconds with as many decimals as the step needs.
+func tickTimes(from, to int64) []tick {
+	steps := []int64{10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000}
+	span := max(to-from, 1)
 	step := steps[len(steps)-1]
 	for _, s := range steps {
-		if durMS/s <= 8 {
+		if span/s <= 7 {
 			step = s
 			break
 		}
 	}
-	var out []int64
-	for t := int64(0); t <= durMS; t += step {
-		out = append(out, t)
+	prec := 0
+	if step < 100 {
+		prec = 2
+	} else if step < 1000 {
+		prec = 1
+	}
+	var out []tick
+	for t := (from + step - 1) / step * step; t <= to; t += step {
+		out = append(out, tick{t, strconv.FormatFloat(float64(t)/1000, 'f', prec, 64)})
 	}
 	return out
 }

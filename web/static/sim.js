@@ -1,7 +1,121 @@
-// Makes the lab's time scrubber live: dragging moves a line over each timeline and rewrites
-// the "who owns what" table from the JSON the server embedded. Without it, the range input is
-// submitted with the form and the server renders the same table for ?t=.
+// Simulation figures, progressively enhanced. Without this script every close-up and every
+// round is on the page as served; with it:
+// - the step view shows one round at a time (buttons or ←/→), highlights that round's band on
+//   the close-up and moves the close-up's cursor to it;
+// - dragging or clicking on the whole-run timeline picks the episode whose close-up is shown;
+// - in the lab, the time scrubber moves a line over the timelines and rewrites the "who owns
+//   what" table, and the chosen round and episode are kept in the address (?ep=, ?round=).
 (function () {
+  function num(el, k) { return +el.dataset[k]; }
+  function xAt(svg, ms) {
+    var from = num(svg, 'fromMs'), to = num(svg, 'toMs'), x0 = num(svg, 'plotx'), w = num(svg, 'plotw');
+    return x0 + (to > from ? (ms - from) / (to - from) : 0) * w;
+  }
+  function setCursor(svg, ms) {
+    var line = svg && svg.querySelector('.cursor');
+    if (!line) return;
+    var inside = ms >= num(svg, 'fromMs') && ms <= num(svg, 'toMs');
+    var x = xAt(svg, ms);
+    line.setAttribute('x1', x);
+    line.setAttribute('x2', x);
+    line.classList.toggle('on', inside);
+    line.setAttribute('data-at-ms', ms);
+  }
+  var params = new URLSearchParams(location.search);
+  function remember(k, v) {
+    if (!document.getElementById('sim-form')) return; // only the lab's address carries state
+    params.set(k, v);
+    history.replaceState(null, '', location.pathname + '?' + params.toString());
+  }
+
+  // Step view.
+  document.querySelectorAll('.steps').forEach(function (sec) {
+    var items = sec.querySelectorAll('.step');
+    if (!items.length) return;
+    var nav = sec.querySelector('.step-nav'), pos = sec.querySelector('.step-pos');
+    var svg = document.getElementById(sec.dataset.closeup);
+    nav.hidden = false;
+    sec.classList.add('js');
+    var cur = 0;
+    function show(i) {
+      cur = Math.max(0, Math.min(items.length - 1, i));
+      items.forEach(function (li, k) { li.hidden = k !== cur; li.classList.toggle('on', k === cur); });
+      var li = items[cur];
+      pos.textContent = li.querySelector('strong').textContent + ' of ' + items.length;
+      sec.dataset.current = li.dataset.round;
+      if (svg) {
+        svg.querySelectorAll('.band').forEach(function (b) { b.classList.toggle('on', b.dataset.round === li.dataset.round); });
+        setCursor(svg, num(li, 'fromMs'));
+      }
+    }
+    sec.querySelector('.step-prev').addEventListener('click', function () { show(cur - 1); remember('round', cur + 1); });
+    sec.querySelector('.step-next').addEventListener('click', function () { show(cur + 1); remember('round', cur + 1); });
+    sec.addEventListener('keydown', function (e) {
+      if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+      e.preventDefault();
+      show(cur + (e.key === 'ArrowRight' ? 1 : -1));
+      remember('round', cur + 1);
+    });
+    sec.show = show;
+    show((+params.get('round') || 1) - 1);
+  });
+
+  // Brushing the whole run picks an episode's close-up (and its step view).
+  document.querySelectorAll('.sim-variant').forEach(function (fig) {
+    var over = fig.querySelector('svg[data-view=overview]');
+    var cups = fig.querySelectorAll('.closeup');
+    if (!over || cups.length < 2) return;
+    var eps = [];
+    cups.forEach(function (c) {
+      var s = c.querySelector('svg');
+      eps.push({ n: c.dataset.episode, from: num(s, 'fromMs'), to: num(s, 'toMs'), el: c });
+    });
+    function pick(n) {
+      eps.forEach(function (e) {
+        e.el.hidden = e.n !== n;
+        var st = document.getElementById(e.el.querySelector('svg').id.replace('cu-', 'st-'));
+        if (st) st.hidden = e.n !== n;
+      });
+      fig.dataset.episode = n;
+    }
+    function msAt(evt) {
+      var p = over.createSVGPoint();
+      p.x = evt.clientX; p.y = evt.clientY;
+      var x = p.matrixTransform(over.getScreenCTM().inverse()).x;
+      var from = num(over, 'fromMs'), to = num(over, 'toMs'), x0 = num(over, 'plotx'), w = num(over, 'plotw');
+      return from + (x - x0) / w * (to - from);
+    }
+    var brush = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+    brush.setAttribute('class', 'brush');
+    brush.setAttribute('y', 16);
+    brush.setAttribute('height', over.viewBox.baseVal.height - 44);
+    over.appendChild(brush);
+    var start = null;
+    function choose(a, b) {
+      var lo = Math.min(a, b), hi = Math.max(a, b), best = null, bestD = Infinity;
+      eps.forEach(function (e) { // the episode overlapping the brush, or else the nearest
+        var d = e.to < lo ? lo - e.to : e.from > hi ? e.from - hi : 0;
+        if (d < bestD) { bestD = d; best = e; }
+      });
+      if (best) { pick(best.n); remember('ep', best.n); }
+    }
+    over.addEventListener('pointerdown', function (e) { start = msAt(e); over.setPointerCapture(e.pointerId); });
+    over.addEventListener('pointermove', function (e) {
+      if (start === null) return;
+      var a = xAt(over, start), b = xAt(over, msAt(e));
+      brush.setAttribute('x', Math.min(a, b));
+      brush.setAttribute('width', Math.abs(b - a));
+    });
+    over.addEventListener('pointerup', function (e) {
+      if (start === null) return;
+      choose(start, msAt(e));
+      start = null;
+    });
+    var want = params.get('ep');
+    pick(eps.some(function (e) { return e.n === want; }) ? want : eps[0].n);
+  });
+
+  // The lab's time scrubber.
   var range = document.getElementById('t');
   var out = document.getElementById('t-out');
   var table = document.getElementById('sim-at');
@@ -10,9 +124,7 @@
   document.querySelectorAll('.scrub-data').forEach(function (el) {
     try { data.push(JSON.parse(el.dataset.json)); } catch (e) { data.push(null); }
   });
-  var svgs = document.querySelectorAll('svg.tl');
   var rows = table.tBodies[0].rows;
-
   function at(d, i, ms) {
     var segs = d && d.segs[i];
     if (!segs) return ['', '—'];
@@ -25,18 +137,10 @@
     }
     return ['', '—'];
   }
-
   function update() {
     var ms = Math.round(parseFloat(range.value) * 1000);
     out.textContent = (ms / 1000).toFixed(1) + ' s';
-    svgs.forEach(function (svg) {
-      var dur = +svg.dataset.duration, x0 = +svg.dataset.plotx, w = +svg.dataset.plotw;
-      var line = svg.querySelector('.cursor');
-      var x = x0 + (dur > 0 ? ms / dur : 0) * w;
-      line.setAttribute('x1', x);
-      line.setAttribute('x2', x);
-      line.classList.add('on');
-    });
+    document.querySelectorAll('svg[data-view=overview]').forEach(function (svg) { setCursor(svg, ms); });
     for (var i = 0; i < rows.length; i++) {
       for (var v = 0; v < data.length; v++) {
         var cell = rows[i].cells[v + 1];
@@ -48,5 +152,6 @@
     }
   }
   range.addEventListener('input', update);
+  range.addEventListener('change', function () { remember('t', range.value); });
   update();
 })();

@@ -1,0 +1,117 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// TestSimFigures checks, at desktop and phone width, that the figures show each card's point
+// without hovering: the moved partitions' pauses fill a visible share of the close-up, owners
+// have colours and a legend, ←/→ step through the rounds with the close-up's cursor, the page
+// never scrolls sideways and figure text stays at 11 px or more on a phone. Then, without
+// JavaScript, every round is listed.
+func TestSimFigures(t *testing.T) {
+	app := StartApp(t, "")
+	ctx := Browser(t)
+	open := func(card string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/cards/"+card), chromedp.WaitVisible(chromedp.ID("simulation"))); err != nil {
+			t.Fatalf("open %s: %v", card, err)
+		}
+	}
+	for _, w := range []struct{ w, h int64 }{{1280, 900}, {390, 844}} {
+		t.Run(fmt.Sprintf("%dpx", w.w), func(t *testing.T) {
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(w.w, w.h)); err != nil {
+				t.Fatal(err)
+			}
+			open("cooperative-two-rounds")
+			// The three moved partitions (orders-9..11) pause for at least a tenth of the close-up.
+			share := Eval[[]float64](ctx, t, `(() => {
+				const svg = document.querySelector('svg[data-view=closeup]');
+				const plot = +svg.dataset.plotw / svg.viewBox.baseVal.width * svg.getBoundingClientRect().width;
+				return ['orders-9', 'orders-10', 'orders-11'].map(item => {
+					let w = 0;
+					svg.querySelectorAll('rect[data-item="' + item + '"]:not([data-state=processing])').forEach(r => w += r.getBoundingClientRect().width);
+					return w / plot;
+				});
+			})()`)
+			for i, f := range share {
+				if f < 0.1 {
+					t.Errorf("moved partition %d pauses for %.2f of the close-up's width, want ≥ 0.1", i, f)
+				}
+			}
+			// ←/→ move the highlighted round and the cursor on the close-up.
+			state := `(() => { const s = document.querySelector('.steps'); const c = document.getElementById(s.dataset.closeup);
+				return [s.dataset.current, c.querySelector('.band.on').dataset.round, c.querySelector('.cursor').getAttribute('x1'),
+					String(document.querySelectorAll('.steps .step:not([hidden])').length)].join('|') })()`
+			before := Eval[string](ctx, t, state)
+			if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(".steps")), chromedp.KeyEvent(kb.ArrowRight)); err != nil {
+				t.Fatal(err)
+			}
+			after := Eval[string](ctx, t, state)
+			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowLeft)); err != nil {
+				t.Fatal(err)
+			}
+			back := Eval[string](ctx, t, state)
+			if before[:4] != "0|0|" || after[:4] != "1|1|" || before == after || back != before {
+				t.Errorf("step view: before %s, after → %s, after ← %s", before, after, back)
+			}
+			noSideways(t, ctx)
+			if w.w == 390 {
+				smallest := Eval[float64](ctx, t, `(() => { let min = 99;
+					document.querySelectorAll('svg[data-view=closeup] text, svg.seq text, svg[data-view=overview] text').forEach(el => {
+						const svg = el.ownerSVGElement, r = svg.getBoundingClientRect();
+						if (el.closest('[hidden]') || r.width === 0) return;
+						const px = parseFloat(getComputedStyle(el).fontSize) * r.width / svg.viewBox.baseVal.width;
+						min = Math.min(min, px);
+					});
+					return min })()`)
+				if smallest < 11 {
+					t.Errorf("smallest figure text is %.1f px at 390 px wide, want ≥ 11", smallest)
+				}
+				if !Eval[bool](ctx, t, `(() => { const b = document.querySelector('.tl-box'); return b.scrollWidth > b.clientWidth })()`) {
+					t.Error("the whole-run timeline does not scroll inside its box on a phone")
+				}
+			}
+			// The join card: the member legend and at least three owner colours on the figure.
+			open("eager-vs-cooperative")
+			if n := Eval[int](ctx, t, `document.querySelectorAll('.sim-members li[data-member]').length`); n < 4 {
+				t.Errorf("member legend has %d entries, want m1..m4", n)
+			}
+			if n := Eval[int](ctx, t, `new Set([...document.querySelectorAll('svg[data-view=overview] rect[data-owner]:not([data-owner=""])')].map(r => getComputedStyle(r).fill)).size`); n < 3 {
+				t.Errorf("%d owner colours on the join card, want ≥ 3", n)
+			}
+			noSideways(t, ctx)
+			for _, card := range []string{"cooperative-two-rounds", "eager-vs-cooperative", "eager-to-cooperative-migration", "connect-incremental-kip415", "kip848-server-side-assignment"} {
+				open(card)
+				noSideways(t, ctx)
+				simShot(ctx, t, fmt.Sprintf("fig-%s-%d", card, w.w))
+			}
+		})
+	}
+	// Without JavaScript the step view is an ordered list of every round, all visible.
+	if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+		t.Fatal(err)
+	}
+	open("cooperative-two-rounds")
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(".steps ol.step-list > li.step:nth-child(2)"))); err != nil {
+		t.Fatalf("round 2 is not listed without JavaScript: %v", err)
+	}
+	heads := Eval[[]string](ctx, t, `[...document.querySelectorAll('.steps .step .step-head strong')].map(e => e.textContent)`)
+	if fmt.Sprint(heads) != "[Round 1 Round 2]" {
+		t.Errorf("no-JS step list = %v", heads)
+	}
+}
+
+// noSideways fails when the page itself is wider than the window.
+func noSideways(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if Eval[bool](ctx, t, `document.documentElement.scrollWidth > window.innerWidth + 1`) {
+		t.Errorf("%s scrolls sideways", Eval[string](ctx, t, `location.pathname`))
+	}
+}
