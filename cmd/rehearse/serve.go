@@ -78,12 +78,6 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 		return err
 	}
 	handler := srv.Handler()
-	if id := getenv("REHEARSE_BENCH_STATIC"); id != "" { // bench/run.sh's ceiling page
-		if handler, err = srv.WithBenchStatic(handler, id); err != nil {
-			ln.Close()
-			return err
-		}
-	}
 	servers := []*http.Server{newHTTPServer(handler, log)}
 	listeners := []net.Listener{ln}
 	if cfg.MetricsAddr != "" {

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -21,8 +20,8 @@ import (
 // benchCard is a real card with a two-variant simulation, like most of the bundled deck.
 const benchCard = "connect-eager-rebalancing"
 
-// benchEnv is the app over the bundled deck with the bench static route, called in-process (no
-// sockets), and one signed-in user's cookie.
+// benchEnv is the app over the bundled deck, called in-process (no sockets), and one signed-in
+// user's cookie. bench/run.sh compares the real server with nginx on the same bytes.
 type benchEnv struct {
 	h      http.Handler
 	cookie *http.Cookie
@@ -45,10 +44,7 @@ func newBenchEnv(tb testing.TB) benchEnv {
 	}
 	now := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
 	srv := New(Config{}, db, StaticDeck{d}, assets, slog.New(slog.NewTextHandler(io.Discard, nil)), func() time.Time { return now })
-	h, err := srv.WithBenchStatic(srv.Handler(), benchCard)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	h := srv.Handler()
 	u, err := db.CreateUser(context.Background(), "sam", dummyHash, store.RoleMember, now)
 	if err != nil {
 		tb.Fatal(err)
@@ -70,36 +66,6 @@ func (e benchEnv) get(path string, signedIn bool) *httptest.ResponseRecorder {
 	return rec
 }
 
-func TestBenchStaticServesTheCardPage(t *testing.T) {
-	e := newBenchEnv(t)
-	card, static := e.get("/cards/"+benchCard, false), e.get(BenchStaticPath, false)
-	if card.Code != http.StatusOK || static.Code != http.StatusOK {
-		t.Fatalf("card %d, static %d", card.Code, static.Code)
-	}
-	if !bytes.Equal(card.Body.Bytes(), static.Body.Bytes()) {
-		t.Fatalf("static page (%d bytes) differs from the card page (%d bytes)", static.Body.Len(), card.Body.Len())
-	}
-	for _, h := range []string{"Content-Security-Policy", "X-Frame-Options", "Content-Type"} {
-		if static.Header().Get(h) != card.Header().Get(h) {
-			t.Errorf("%s: static %q, card %q", h, static.Header().Get(h), card.Header().Get(h))
-		}
-	}
-	if rec := e.get("/healthz", false); rec.Code != http.StatusOK {
-		t.Fatalf("healthz behind the bench route: %d", rec.Code)
-	}
-	if rec := e.get("/bench/nothing", false); rec.Code != http.StatusNotFound {
-		t.Fatalf("unknown path: %d", rec.Code)
-	}
-}
-
-func TestBenchStaticRefusesUnknownCard(t *testing.T) {
-	e := newBenchEnv(t)
-	srv := New(Config{}, nil, StaticDeck{&deck.Deck{}}, nil, nil, nil)
-	if _, err := srv.WithBenchStatic(e.h, "no-such-card"); err == nil {
-		t.Fatal("an unknown card gave no error")
-	}
-}
-
 // benchGet measures one path served in-process, bytes per op reported as the page size.
 func benchGet(b *testing.B, path string, signedIn bool) {
 	e := newBenchEnv(b)
@@ -119,5 +85,5 @@ func benchGet(b *testing.B, path string, signedIn bool) {
 func BenchmarkCardPage(b *testing.B) {
 	b.Run("anonymous", func(b *testing.B) { benchGet(b, "/cards/"+benchCard, false) })
 	b.Run("signed-in", func(b *testing.B) { benchGet(b, "/cards/"+benchCard, true) })
-	b.Run("static-same-bytes", func(b *testing.B) { benchGet(b, BenchStaticPath, false) })
+	b.Run("study", func(b *testing.B) { benchGet(b, "/study", true) })
 }
