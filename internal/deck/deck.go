@@ -39,6 +39,7 @@ type Deck struct {
 	bySlug  map[string]int
 	tags    []string
 	indexes []cardIndex // parallel to Cards
+	words   vocabulary  // for typo-tolerant search, built on first use (suggest.go)
 }
 
 // LoadDir loads the deck rooted at dir.

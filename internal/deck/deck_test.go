@@ -133,34 +133,3 @@ func searchDeck(t testing.TB) *Deck {
 	return d
 }
 
-func TestSearchRanking(t *testing.T) {
-	d := searchDeck(t)
-	hits := d.Search("Offset  COMMIT", 0)
-	var got []string
-	for _, h := range hits {
-		got = append(got, h.Card.ID+":"+h.Field)
-	}
-	if s := strings.Join(got, " "); s != "asked:question answered:answer explained:explanation spread:question" {
-		t.Errorf("ranking = %s", s)
-	}
-	if hits[0].Snippet != "What is an offset commit?" || hits[1].Snippet != "commits store the OFFSET two" {
-		t.Errorf("snippets = %q, %q", hits[0].Snippet, hits[1].Snippet)
-	}
-	if n := len(d.Search("offset commit", 2)); n != 2 {
-		t.Errorf("limit 2 gave %d hits", n)
-	}
-	if hits := d.Search("offset zebra", 0); len(hits) != 0 {
-		t.Errorf("all words must match, got %d hits", len(hits))
-	}
-	if hits := d.Search("   ", 0); hits != nil {
-		t.Errorf("blank query gave %d hits", len(hits))
-	}
-}
-
-func TestSnippetCutsAroundMatch(t *testing.T) {
-	long := strings.Repeat("alpha ", 30) + "needle " + strings.Repeat("omega ", 30)
-	s := snippet(long, strings.ToLower(long), "needle")
-	if !strings.HasPrefix(s, "…") || !strings.HasSuffix(s, "…") || !strings.Contains(s, "needle") || len(s) > 2*snippetRadius+20 {
-		t.Errorf("snippet = %q", s)
-	}
-}

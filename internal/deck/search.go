@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -11,11 +12,22 @@ import (
 // whose answer does, and so on.
 var searchFields = [...]string{"question", "answer", "basics", "solid", "explanation"}
 
+// Span is a piece of displayed text; Match marks a query word, for highlighting. Text is plain
+// (unescaped): the view escapes it.
+type Span struct {
+	Text  string
+	Match bool
+}
+
 // Hit is one search result.
 type Hit struct {
-	Card    *Card
-	Snippet string // the question, or the text around the first match in another field
-	Field   string // one of "question", "answer", "basics", "solid", "explanation"
+	Card     *Card
+	Field    string // where every word was found: "question", "answer", "basics", "solid", "explanation", or "" when spread over several
+	Question []Span // the card's question with the query words marked
+	// Snippet is the text around the first match outside the question, cut at word boundaries,
+	// with the words marked; nil when no other field holds a query word (the question, shown
+	// above it, is never repeated here).
+	Snippet []Span
 }
 
 // cardIndex holds a card's searchable text, lower-cased once at load. The original text is not
@@ -57,7 +69,7 @@ func fieldText(c *Card, f int) string {
 // that field (question first); cards matching only across fields come last; ties keep deck
 // order. limit <= 0 means no limit.
 func (d *Deck) Search(q string, limit int) []Hit {
-	words := strings.Fields(strings.ToLower(q))
+	words := queryWords(q)
 	if len(words) == 0 {
 		return nil
 	}
@@ -72,16 +84,20 @@ func (d *Deck) Search(q string, limit int) []Hit {
 		if !ok {
 			continue
 		}
-		f := rank
-		if f == len(searchFields) { // spread over fields: show where the first word is
-			for f = 0; !strings.Contains(ix.lower[f], words[0]); f++ {
+		c := d.Cards[i]
+		h := Hit{Card: c, Question: marked(c.Question, ix.lower[0], words)}
+		if rank < len(searchFields) {
+			h.Field = searchFields[rank]
+		}
+		// The snippet comes from the field that ranked the card, else from the first field
+		// after the question that holds any of the words.
+		for _, f := range snippetOrder(rank) {
+			if w, ok := firstWord(ix.lower[f], words); ok {
+				h.Snippet = snippet(fieldText(c, f), ix.lower[f], w, words)
+				break
 			}
 		}
-		snip := d.Cards[i].Question // a question is short enough to show whole
-		if f > 0 {
-			snip = snippet(fieldText(d.Cards[i], f), ix.lower[f], words[0])
-		}
-		found = append(found, scored{Hit{d.Cards[i], snip, searchFields[f]}, rank})
+		found = append(found, scored{h, rank})
 	}
 	sort.SliceStable(found, func(i, j int) bool { return found[i].rank < found[j].rank })
 	if limit > 0 && len(found) > limit {
@@ -92,6 +108,31 @@ func (d *Deck) Search(q string, limit int) []Hit {
 		hits[i] = s.hit
 	}
 	return hits
+}
+
+// snippetOrder lists the fields a snippet may come from, best first: never the question.
+func snippetOrder(rank int) []int {
+	order := make([]int, 0, len(searchFields))
+	if rank > 0 && rank < len(searchFields) {
+		order = append(order, rank)
+	}
+	for f := 1; f < len(searchFields); f++ {
+		if f != rank {
+			order = append(order, f)
+		}
+	}
+	return order
+}
+
+// queryWords lower-cases q and splits it into words, dropping duplicates.
+func queryWords(q string) []string {
+	var words []string
+	for _, w := range strings.Fields(strings.ToLower(q)) {
+		if !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
+	return words
 }
 
 // rankCard returns the first field holding every word, len(searchFields) when the words are
@@ -119,33 +160,108 @@ func containsAll(s string, words []string) bool {
 	return true
 }
 
-// snippetRadius is how many bytes of context a snippet shows on each side of the match.
+// firstWord returns the query word occurring earliest in lower.
+func firstWord(lower string, words []string) (string, bool) {
+	best, at := "", -1
+	for _, w := range words {
+		if i := strings.Index(lower, w); i >= 0 && (at < 0 || i < at) {
+			best, at = w, i
+		}
+	}
+	return best, at >= 0
+}
+
+// snippetRadius is about how many bytes of context a snippet shows on each side of the match.
 const snippetRadius = 60
 
-// snippet cuts the text around the first occurrence of word, on rune boundaries and with
-// ellipses where it was cut.
-func snippet(orig, lower, word string) string {
+// snippet cuts the text around the first occurrence of word at word boundaries, with ellipses
+// where it was cut, and marks every query word in it.
+func snippet(orig, lower, word string, words []string) []Span {
 	src := orig
 	if len(orig) != len(lower) { // lower-casing changed byte lengths; offsets only fit lower
 		src = lower
 	}
-	i := strings.Index(lower, word)
-	if i < 0 {
-		i = 0
-	}
+	i := max(strings.Index(lower, word), 0)
 	start, end := max(i-snippetRadius, 0), min(i+len(word)+snippetRadius, len(src))
-	for start > 0 && !utf8.RuneStart(src[start]) {
+	// Widen to whole words: back to the start of the word cut at start, on to the end of the
+	// word cut at end (a word longer than the radius is shown whole).
+	for start > 0 && !isSpaceBefore(src, start) {
 		start--
 	}
-	for end < len(src) && !utf8.RuneStart(src[end]) {
+	for end < len(src) && !isSpaceAt(src, end) {
 		end++
 	}
-	s := strings.Join(strings.Fields(src[start:end]), " ")
+	cut, cutLower := squeeze(src[start:end]), squeeze(lower[start:end])
+	spans := marked(cut, cutLower, words)
 	if start > 0 {
-		s = "…" + s
+		spans = append([]Span{{Text: "…"}}, spans...)
 	}
 	if end < len(src) {
-		s += "…"
+		spans = append(spans, Span{Text: "…"})
 	}
-	return s
+	return spans
+}
+
+// squeeze trims s and folds each run of ASCII white space (line breaks between bullets, say)
+// into one space. ASCII bytes never occur inside a multi-byte rune, so a text and its lower-cased
+// copy of the same length squeeze to strings that still line up byte for byte.
+func squeeze(s string) string {
+	var b strings.Builder
+	space := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case ' ', '\n', '\t', '\r':
+			space = b.Len() > 0
+		default:
+			if space {
+				b.WriteByte(' ')
+				space = false
+			}
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// isSpaceBefore reports whether the rune just before byte offset i is white space.
+func isSpaceBefore(s string, i int) bool {
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return unicode.IsSpace(r)
+}
+
+// isSpaceAt reports whether the rune at byte offset i is white space.
+func isSpaceAt(s string, i int) bool {
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return unicode.IsSpace(r)
+}
+
+// marked splits text into spans, marking each occurrence of a query word. lower must be text
+// lower-cased with the same byte offsets (when they differ, lower itself is shown).
+func marked(text, lower string, words []string) []Span {
+	if len(text) != len(lower) {
+		text = lower
+	}
+	var spans []Span
+	last := 0
+	for pos := 0; pos < len(lower); {
+		best, bestAt := "", -1
+		for _, w := range words {
+			if j := strings.Index(lower[pos:], w); j >= 0 && (bestAt < 0 || j < bestAt || (j == bestAt && len(w) > len(best))) {
+				best, bestAt = w, j
+			}
+		}
+		if bestAt < 0 {
+			break
+		}
+		at := pos + bestAt
+		if at > last {
+			spans = append(spans, Span{Text: text[last:at]})
+		}
+		spans = append(spans, Span{Text: text[at : at+len(best)], Match: true})
+		last, pos = at+len(best), at+len(best)
+	}
+	if last < len(text) {
+		spans = append(spans, Span{Text: text[last:]})
+	}
+	return spans
 }

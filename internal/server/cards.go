@@ -134,6 +134,9 @@ func topicSlugOf(s *Server, name string) string {
 	return ""
 }
 
+// searchLimit is how many results a search page shows.
+const searchLimit = 50
+
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	q := strings.TrimSpace(r.URL.Query().Get("q"))
 	v := views.SearchPage{Query: q}
@@ -141,7 +144,15 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	case len(q) > 200:
 		v.Error = "The search is longer than 200 characters; shorten it."
 	case q != "":
-		v.Hits = s.deck().Search(q, 50)
+		d := s.deck()
+		v.Hits = d.Search(q, searchLimit)
+		if len(v.Hits) == 0 { // every word must match: try the query with its typos fixed
+			if fixed, ok := d.Suggest(q); ok {
+				if hits := d.Search(fixed, searchLimit); len(hits) > 0 {
+					v.Suggestion, v.Corrected, v.Hits = fixed, true, hits
+				}
+			}
+		}
 	}
 	s.render(w, r, http.StatusOK, views.Search(s.page(r, "Search"), v))
 }

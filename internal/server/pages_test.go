@@ -84,3 +84,33 @@ func TestNiceCeil(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchPage: matches are highlighted and escaped, the question is not repeated as the
+// snippet, and a typo gets the corrected query's results with a "did you mean" link.
+func TestSearchPage(t *testing.T) {
+	e := newEnv(t, Config{})
+	_, doc := e.get(e.client(), "/search?q=eager")
+	li := doc.Find("#results li").First()
+	if li.Find("a.question mark").First().Text() != "eager" {
+		t.Fatalf("question match not highlighted: %q", li.Find("a.question").Text())
+	}
+	if snip := li.Find(".snippet").Text(); strings.Contains(snip, "Why does eager rebalancing pause") {
+		t.Fatalf("the question is repeated as the snippet: %q", snip)
+	}
+	_, doc = e.get(e.client(), "/search?q=SyncGroup")
+	if got := doc.Find("#results .snippet mark").Text(); got != "SyncGroup" {
+		t.Fatalf("snippet highlight %q", got)
+	}
+	if snip := doc.Find("#results .snippet").Text(); !strings.HasPrefix(snip, "Every member") && !strings.HasPrefix(snip, "…") {
+		t.Fatalf("snippet starts mid-word: %q", snip)
+	}
+	_, doc = e.get(e.client(), "/search?q=revoks+eagre")
+	if doc.Find("#did-you-mean a").Text() != "revoke eager" || doc.Find("#results a[href='/cards/sample-eager']").Length() != 1 {
+		t.Fatalf("typo: %q", doc.Find("main").Text())
+	}
+	// Markup in the query comes back as text, never as elements.
+	resp, doc := e.get(e.client(), "/search?q=%3Cscript%3Ealert(1)%3C/script%3E")
+	if resp.StatusCode != 200 || doc.Find("main script").Length() != 0 || !strings.Contains(doc.Find("#result-count").Text(), "<script>") {
+		t.Fatalf("hostile query: %d %q", resp.StatusCode, doc.Find("main").Text())
+	}
+}
