@@ -132,4 +132,3 @@ func searchDeck(t testing.TB) *Deck {
 	}
 	return d
 }
-
