@@ -37,7 +37,7 @@ func init() {
 }
 
 // cacheFile is what the file holds, gob-encoded. gob carries every exported field of Card, so a
-// new field needs no codec change; idLine, the one unexported field, travels beside it.
+// new field needs no codec change; the unexported line numbers (idLine, spokenLine) travel beside it.
 // TestCacheGivesTheSameDeck compares whole cards and catches any field the trip would drop.
 type cacheFile struct {
 	Version string
@@ -46,9 +46,10 @@ type cacheFile struct {
 }
 
 type cacheEntry struct {
-	Key    [32]byte
-	Card   *Card
-	IDLine int
+	Key         [32]byte
+	Card        *Card
+	IDLine      int
+	SpokenLines [2]int
 }
 
 // ReadCache reads the cache file at path. It always returns a usable cache: when the file is
@@ -84,7 +85,7 @@ func ReadCache(path string) (*Cache, error) {
 		if e.Card == nil {
 			return &Cache{}, fmt.Errorf("deck cache %s is unreadable, ignored: empty entry", path)
 		}
-		e.Card.idLine = e.IDLine
+		e.Card.idLine, e.Card.spokenLine = e.IDLine, e.SpokenLines
 		c.old[e.Key] = e.Card
 	}
 	return c, nil
@@ -106,7 +107,7 @@ func (c *Cache) Write(path string) error {
 	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
 	f := cacheFile{Version: cacheVersion(), Checked: c.checked, Cards: make([]cacheEntry, 0, len(c.next))}
 	for k, card := range c.next {
-		f.Cards = append(f.Cards, cacheEntry{Key: k, Card: card, IDLine: card.idLine})
+		f.Cards = append(f.Cards, cacheEntry{Key: k, Card: card, IDLine: card.idLine, SpokenLines: card.spokenLine})
 	}
 	var buf bytes.Buffer
 	if err = gob.NewEncoder(&buf).Encode(&f); err == nil {

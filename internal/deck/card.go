@@ -63,5 +63,6 @@ type Card struct {
 	FollowUps   []FollowUp
 	Pitfalls    []Block
 
-	idLine int // file line of the id, for duplicate-id errors
+	idLine     int    // file line of the id, for duplicate-id errors
+	spokenLine [2]int // file lines of the Basics and Solid answer headings, for length errors
 }

@@ -105,6 +105,10 @@ func Load(fsys fs.FS, opt Options) (*Deck, error) {
 				continue
 			}
 		}
+		if errs := checkSpoken(c); len(errs) > 0 {
+			all = append(all, errs...)
+			continue
+		}
 		c.Order = len(d.Cards)
 		d.byID[c.ID] = c
 		d.Cards = append(d.Cards, c)

@@ -164,9 +164,11 @@ func (p *bodyParser) parse(c *Card) {
 	}
 	if s := secs[secBasics]; s != nil {
 		c.Basics = p.prose(s, secBasics)
+		c.spokenLine[0] = s.line
 	}
 	if s := secs[secSolid]; s != nil {
 		c.Solid = p.prose(s, secSolid)
+		c.spokenLine[1] = s.line
 	}
 	if s := secs[secDeeper]; s != nil {
 		items := p.bullets(s, secDeeper, true)

@@ -1,0 +1,98 @@
+package deck
+
+import (
+	"fmt"
+	"html"
+	"regexp"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// The spoken answers (Basics, Solid answer) are practised against a clock, so a loaded deck
+// checks that each fits its card's timing target and holds nothing that reads badly aloud.
+// Parse leaves this to Load: a card that runs long is well-formed, just not ready for the deck
+// (an imported card, say, parses first and is shortened after).
+const (
+	// SpeakingWPM is the speaking rate the timing targets assume: an unhurried interview pace.
+	SpeakingWPM = 150
+	// lengthSlackPercent is how far over its target a spoken answer may run before it is an error.
+	lengthSlackPercent = 10
+)
+
+// SpokenWords counts the words of a spoken answer's plain text: tokens holding a letter or a
+// digit, so a dash between clauses is not a word but "45" and "KIP-848" are.
+func SpokenWords(text string) int {
+	n := 0
+	for _, f := range strings.Fields(text) {
+		if strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// SpokenDuration is how long words take to say at SpeakingWPM.
+func SpokenDuration(words int) time.Duration {
+	return time.Duration(words) * time.Minute / SpeakingWPM
+}
+
+// maxSpokenWords is the most words that fit target with the allowed slack.
+func maxSpokenWords(target time.Duration) int {
+	return int(target * SpeakingWPM * (100 + lengthSlackPercent) / (100 * time.Minute))
+}
+
+var codeSpan = regexp.MustCompile(`<code[^>]*>([^<]*)</code>`)
+
+// checkSpoken reports each spoken section of c that runs more than lengthSlackPercent over its
+// target, or holds code or a dotted config name: those belong in the Answer and Explanation.
+func checkSpoken(c *Card) ErrorList {
+	var out ErrorList
+	for i, s := range []struct {
+		name   string
+		b      Block
+		target time.Duration
+	}{{SectionNames[secBasics], c.Basics, c.Timing.Basics}, {SectionNames[secSolid], c.Solid, c.Timing.Solid}} {
+		add := func(format string, args ...any) {
+			out = append(out, Error{File: c.File, Line: c.spokenLine[i], Msg: fmt.Sprintf("section %q ", s.name) + fmt.Sprintf(format, args...)})
+		}
+		if words, most := SpokenWords(s.b.Text), maxSpokenWords(s.target); words > most {
+			add("runs %d words, about %s at %d words a minute: more than %d%% over its %s target (at most %d words); shorten it",
+				words, SpokenDuration(words).Round(time.Second), SpeakingWPM, lengthSlackPercent, s.target, most)
+		}
+		code := map[string]bool{}
+		for _, m := range codeSpan.FindAllStringSubmatch(string(s.b.HTML), -1) {
+			name := html.UnescapeString(m[1])
+			code[name] = true
+			add("holds code %q, which reads badly aloud: say it in words and keep the name in the Answer or Explanation", name)
+		}
+		for _, w := range strings.Fields(s.b.Text) {
+			if name, ok := configName(w); ok && !code[name] { // code's text is in Text too
+				add("holds the config name %q, which reads badly aloud: say it in words and keep the name in the Answer or Explanation", name)
+			}
+		}
+	}
+	return out
+}
+
+// configName reports whether a word looks like a dotted config or class name
+// (max.poll.interval.ms, client.rack) rather than a version (3.5) or an abbreviation (e.g.).
+func configName(word string) (string, bool) {
+	word = strings.Trim(word, `()[]"',;:!?`)
+	word = strings.TrimSuffix(word, ".")
+	parts := strings.Split(word, ".")
+	if len(parts) < 2 {
+		return "", false
+	}
+	for _, part := range parts {
+		if len(part) < 2 || part[0] < 'a' || part[0] > 'z' {
+			return "", false
+		}
+		for _, r := range part {
+			if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+				return "", false
+			}
+		}
+	}
+	return word, true
+}
