@@ -25,7 +25,7 @@ const maxPageWeight = 100 << 10
 var mainPages = []struct{ name, path string }{
 	{"home", "/"},
 	{"topic", "/topics/"},
-	{"card with simulation", "/cards/rebalance-storms"},
+	{"card with simulation", "/cards/diagnosing-frequent-rebalances"},
 	{"search", "/search?q=rebalance"},
 	{"study", "/study"},
 	{"stats", "/stats"},
