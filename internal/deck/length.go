@@ -45,7 +45,8 @@ func maxSpokenWords(target time.Duration) int {
 var codeSpan = regexp.MustCompile(`<code[^>]*>([^<]*)</code>`)
 
 // checkSpoken reports each spoken section of c that runs more than lengthSlackPercent over its
-// target, or holds code or a dotted config name: those belong in the Answer and Explanation.
+// target, or holds code (a config or class name in backticks): those belong in the Answer and
+// Explanation. Plain text is not policed beyond its length, so imported cards still load.
 func checkSpoken(c *Card) ErrorList {
 	var out ErrorList
 	for i, s := range []struct {
@@ -60,39 +61,9 @@ func checkSpoken(c *Card) ErrorList {
 			add("runs %d words, about %s at %d words a minute: more than %d%% over its %s target (at most %d words); shorten it",
 				words, SpokenDuration(words).Round(time.Second), SpeakingWPM, lengthSlackPercent, s.target, most)
 		}
-		code := map[string]bool{}
 		for _, m := range codeSpan.FindAllStringSubmatch(string(s.b.HTML), -1) {
-			name := html.UnescapeString(m[1])
-			code[name] = true
-			add("holds code %q, which reads badly aloud: say it in words and keep the name in the Answer or Explanation", name)
-		}
-		for _, w := range strings.Fields(s.b.Text) {
-			if name, ok := configName(w); ok && !code[name] { // code's text is in Text too
-				add("holds the config name %q, which reads badly aloud: say it in words and keep the name in the Answer or Explanation", name)
-			}
+			add("holds code %q, which reads badly aloud: say it in words and keep the name in the Answer or Explanation", html.UnescapeString(m[1]))
 		}
 	}
 	return out
-}
-
-// configName reports whether a word looks like a dotted config or class name
-// (max.poll.interval.ms, client.rack) rather than a version (3.5) or an abbreviation (e.g.).
-func configName(word string) (string, bool) {
-	word = strings.Trim(word, `()[]"',;:!?`)
-	word = strings.TrimSuffix(word, ".")
-	parts := strings.Split(word, ".")
-	if len(parts) < 2 {
-		return "", false
-	}
-	for _, part := range parts {
-		if len(part) < 2 || part[0] < 'a' || part[0] > 'z' {
-			return "", false
-		}
-		for _, r := range part {
-			if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
-				return "", false
-			}
-		}
-	}
-	return word, true
 }

@@ -60,10 +60,6 @@ func TestSpokenLengthCheck(t *testing.T) {
 		{"code span", "Basics text.", "Raise `max.poll.interval.ms` a little,\nnot `poll()`.", []string{
 			basicsAt + `section "Basics" holds code "max.poll.interval.ms", which reads badly aloud`,
 			basicsAt + `section "Basics" holds code "poll()", which reads badly aloud`}},
-		{"bare config name", "Solid text.", "Line one `a.b`.\nThen set (session.timeout.ms), and wait.", []string{
-			solidAt + `section "Solid answer" holds code "a.b", which reads badly aloud`,
-			solidAt + `section "Solid answer" holds the config name "session.timeout.ms", which reads badly aloud`}},
-		{"versions and abbreviations are fine", "Solid text.", "Since 3.5, e.g. with KIP-848 (i.e. the new protocol), it is done. Really.", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
