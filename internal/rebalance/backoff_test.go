@@ -50,8 +50,8 @@ func TestConnectSuccessiveRevocationsBackOff(t *testing.T) {
 	s = s.WithDefaults()
 	r := run(t, s)
 	// Rounds can follow each other only as fast as every worker hears of the next one (a
-	// heartbeat) and rejoins, so a revocation may come that much after its back-off.
-	slack := 2 * *s.Config.HeartbeatIntervalMS
+	// heartbeat), revokes and rejoins, so a revocation may come that much after its back-off.
+	slack := 2**s.Config.HeartbeatIntervalMS + *s.Config.RevokeMS
 	k, longest, held := 0, 0, 0
 	var prev Round
 	var lateRevoked bool

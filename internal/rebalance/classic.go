@@ -20,15 +20,18 @@ const (
 // entry is a member id the coordinator knows. A dynamic member that crashes leaves its entry
 // behind (a ghost) until the session times out, while the restarted process joins afresh.
 type entry struct {
-	id       int32 // assignments refer to entries, since a name can have a ghost and a live entry
-	m        *member
-	alive    bool // the process behind it still heartbeats
-	revive   int
-	joined   bool
-	owned    []int32 // reported in JoinGroup (cooperative)
-	assigned []int32 // from the last SyncGroup
-	removed  bool
-	next     []int32 // scratch while computing an assignment
+	id     int32 // assignments refer to entries, since a name can have a ghost and a live entry
+	m      *member
+	alive  bool // the process behind it still heartbeats
+	revive int
+	joined bool
+	owned  []int32 // reported in JoinGroup (cooperative)
+	// assignors is the list in its JoinGroup; eager whether it runs the EAGER protocol.
+	assignors []assignor
+	eager     bool
+	assigned  []int32 // from the last SyncGroup
+	removed   bool
+	next      []int32 // scratch while computing an assignment
 }
 
 type pending struct {
@@ -74,10 +77,15 @@ func newClassic(s *sim) *classic {
 	var ws []int32
 	for _, n := range s.sc.Members {
 		m := s.byName[n]
+		// The group formed in one round before t = 0: its members heartbeat on one phase.
+		m.phase = s.byName[s.sc.Members[0]].phase
 		ws = append(ws, c.newEntry(m).id)
 	}
 	if len(ws) == 0 {
 		return c
+	}
+	if s.kind == kindConsumer {
+		c.assignor = vote(c.entries)
 	}
 	c.state, c.gen = gStable, 1
 	if s.sc.InitialAssignment != nil {
@@ -116,6 +124,7 @@ func newClassic(s *sim) *classic {
 
 func (c *classic) newEntry(m *member) *entry {
 	e := &entry{id: int32(len(c.all)), m: m, alive: true}
+	c.setAssignors(e, m)
 	m.entry = e
 	c.all = append(c.all, e)
 	c.entries = append(c.entries, e)
@@ -185,18 +194,28 @@ func (c *classic) join(m *member, why string) {
 	known := e != nil && !e.removed
 	if !known {
 		e = nil
-		if s.sc.StaticMembership {
+		var self *entry // the old member id a static member replaces
+		if old := c.findEntry(m.name); old != nil && !old.alive && s.sc.StaticMembership {
+			self = old
+		}
+		if s.kind == kindConsumer && !consistent(c.live(), self, m.assignors) {
+			c.reject(m)
+			return
+		}
+		if self != nil {
 			// A static member rejoining with its instance id replaces its old member id.
-			if old := c.findEntry(m.name); old != nil && !old.alive {
-				e = old
-				e.alive = true
-				e.revive++
-				m.entry = e
-				if c.state == gStable {
-					// Same instance, group stable: the old assignment comes back, no rebalance.
-					c.deliver(m, e, e.assigned)
-					return
-				}
+			e = self
+			e.alive = true
+			e.revive++
+			m.entry = e
+			same := slices.Equal(e.assignors, m.assignors)
+			c.setAssignors(e, m)
+			if c.state == gStable && same {
+				// Same instance and metadata, group stable: the old assignment comes back,
+				// no rebalance; the JoinGroup response restarts its heartbeat timer.
+				c.s.resync(m, s.now+s.cfg.rpc)
+				c.deliver(m, e, e.assigned)
+				return
 			}
 		}
 		if e == nil {
@@ -231,6 +250,26 @@ func (c *classic) join(m *member, why string) {
 		}
 		c.tryComplete()
 	}
+}
+
+// setAssignors takes the member's current list into its entry.
+func (c *classic) setAssignors(e *entry, m *member) {
+	e.assignors = m.assignors
+	e.eager = c.eager
+	if c.s.kind == kindConsumer {
+		e.eager = !cooperativeList(m.assignors)
+	}
+}
+
+// reject refuses a JoinGroup with INCONSISTENT_GROUP_PROTOCOL: the client's poll() throws and
+// the process is taken to fail; it stays out of the group.
+func (c *classic) reject(m *member) {
+	s := c.s
+	s.markReason("rejected", m.name, "INCONSISTENT_GROUP_PROTOCOL: none of its assignors is supported by every member")
+	s.dropItems(m, -1)
+	m.up, m.stopping = false, false
+	m.inc++
+	m.entry = nil
 }
 
 func (c *classic) fence(old *entry) {
@@ -317,7 +356,7 @@ func (c *classic) notified(m *member, inc, round int) {
 			}
 		})
 	}
-	if c.eager {
+	if e.eager {
 		held := s.heldList(m)
 		m.heldShared = true
 		if len(held) > 0 {

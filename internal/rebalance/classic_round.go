@@ -26,6 +26,20 @@ func (c *classic) completeJoin(live []*entry) {
 		ids[i] = e.id
 	}
 	c.gen++
+	if s.kind == kindConsumer {
+		// The vote picks the assignor; the round is eager if any member runs EAGER.
+		c.assignor = vote(ws)
+		c.eager = false
+		for _, e := range ws {
+			c.eager = c.eager || e.eager
+		}
+	}
+	// JoinGroup responses reach the members: each restarts its heartbeat timer.
+	for _, e := range ws {
+		if e.m.entry == e && e.m.up {
+			s.resync(e.m, s.now+s.cfg.rpc)
+		}
+	}
 	newA := map[*entry][]int32{}
 	revoke := map[*entry][]int32{}
 	var parked []int32
@@ -37,7 +51,7 @@ func (c *classic) completeJoin(live []*entry) {
 		newA, revoke, parked = c.connectIncremental(ws)
 	case c.assignor == asSticky || c.assignor == asCoopSticky:
 		newA, revoke, adds = c.stickyRound(ws)
-		viewDone = c.eager // eager sticky rebuilds the coordinator's view itself
+		viewDone = c.assignor == asSticky // eager sticky rebuilds the coordinator's view itself
 	default:
 		if cap(c.buf) < len(s.items) {
 			c.buf = make([]int32, len(s.items))
@@ -118,7 +132,9 @@ func (c *classic) stickyRound(ws []*entry) (newA, revoke, adds map[*entry][]int3
 	owned := make([][]int32, len(ws))
 	sum := 0
 	for i, e := range ws {
-		if c.eager {
+		if c.assignor == asSticky {
+			// StickyAssignor sends its last assignment as user data; cooperative-sticky relies
+			// on the owned partitions, which an EAGER member has already revoked.
 			owned[i] = e.assigned
 		} else {
 			owned[i] = e.owned
@@ -164,7 +180,7 @@ func (c *classic) stickyRound(ws []*entry) (newA, revoke, adds map[*entry][]int3
 		}
 		na := append(make([]int32, 0, len(keep[i])+len(add[i])), keep[i]...)
 		for _, it := range add[i] {
-			if old, ok := from[it]; ok && !c.eager {
+			if old, ok := from[it]; ok && c.assignor == asCoopSticky {
 				revoke[old] = append(revoke[old], it)
 				c.assign[it] = -1
 				continue
@@ -175,7 +191,7 @@ func (c *classic) stickyRound(ws []*entry) (newA, revoke, adds map[*entry][]int3
 		}
 		newA[e] = na
 	}
-	if c.eager {
+	if c.assignor == asSticky {
 		// Everything restarts in eager; the coordinator's view is rebuilt in full.
 		fill(c.assign, -1)
 		for e, its := range newA {
@@ -258,7 +274,7 @@ func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, p
 		s.startItems(m, start)
 	}
 	s.round(Round{Generation: gen, Trigger: strings.Join(cur.triggers, "; "), StartMS: cur.start, EndMS: s.now,
-		StopTheWorld: c.eager, Parked: s.itemsOf(parked)}, recorded(record, assignRec), revokedRec, addedRec)
+		StopTheWorld: c.eager, Parked: s.itemsOf(parked), Protocol: c.protocolName(), Assignor: assignorName(c.assignor)}, recorded(record, assignRec), revokedRec, addedRec)
 	if len(s.res.Rounds[len(s.res.Rounds)-1].Parked) == 0 {
 		s.res.Rounds[len(s.res.Rounds)-1].Parked = nil
 	}
@@ -346,4 +362,17 @@ func (c *classic) checkRound(ws []*entry, revoke map[*entry][]int32, parked []in
 			break
 		}
 	}
+}
+
+// protocolName is the round's protocol as the result shows it.
+func (c *classic) protocolName() string {
+	switch {
+	case c.s.kind == kindConnect && c.eager:
+		return "eager"
+	case c.s.kind == kindConnect:
+		return "incremental"
+	case c.eager:
+		return "eager"
+	}
+	return "cooperative"
 }

@@ -14,7 +14,10 @@ const (
 	maxSteps      = 2_000_000_000 // a backstop against a run that never settles
 )
 
-type timings struct{ session, hb, reb, initDelay, schedDelay, revoke, start, rpc int64 }
+type timings struct {
+	session, hb, reb, initDelay, schedDelay, revoke, start, rpc int64
+	autoCommit, rate                                            int64 // consumers only
+}
 
 type sim struct {
 	sc      Scenario
@@ -47,6 +50,7 @@ type sim struct {
 	freeB   []int32 // unused batches
 
 	downtime, maxPause  int64
+	reprocMS            int64 // partition-milliseconds of records consumed but not committed when lost
 	moved, wasted, viol int
 	notProcessing       int
 	liveCount           int // items that exist and are not being removed
@@ -115,7 +119,7 @@ func newSim(sc Scenario, lim Limits) *sim {
 		lim:        lim,
 		kind:       parseKind(sc.Kind),
 		proto:      parseProtocol(sc.Protocol),
-		cfg:        timings{*c.SessionTimeoutMS, *c.HeartbeatIntervalMS, *c.RebalanceTimeoutMS, *c.InitialRebalanceDelayMS, *c.ScheduledRebalanceMaxDelayMS, *c.RevokeMS, *c.StartMS, *c.RPCMS},
+		cfg:        timings{*c.SessionTimeoutMS, *c.HeartbeatIntervalMS, *c.RebalanceTimeoutMS, *c.InitialRebalanceDelayMS, *c.ScheduledRebalanceMaxDelayMS, *c.RevokeMS, *c.StartMS, *c.RPCMS, deref(c.AutoCommitIntervalMS), deref(c.RecordsPerSec)},
 		byName:     map[string]*member{},
 		groupOf:    map[string]int{},
 		res:        &Result{DurationMS: sc.DurationMS, Rounds: []Round{}, Events: []EventMark{}},
@@ -162,10 +166,21 @@ func newSim(sc Scenario, lim Limits) *sim {
 // rand is splitmix64: the only source of variation, seeded by the scenario.
 func (s *sim) rand() uint64 {
 	s.rng += 0x9E3779B97F4A7C15 // splitmix64 step
-	z := s.rng
+	return mix(s.rng)
+}
+
+// mix is splitmix64's output function.
+func mix(z uint64) uint64 {
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
 	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
 	return z ^ (z >> 31)
+}
+
+func deref(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 // at schedules fn at virtual time t (never in the past).

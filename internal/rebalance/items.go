@@ -448,6 +448,9 @@ func (s *sim) revokeItems(m *member, its []int32, byRebalance bool, done func())
 func (s *sim) dropItems(m *member, label int32) {
 	for _, it := range s.heldList(m) {
 		s.detach(it)
+		if x := &s.items[it]; x.state == stProcessing && x.owner == m.idx && x.exists {
+			s.reprocMS += s.now - max(x.since, s.lastCommit(m))
+		}
 		s.items[it].revoked = false
 		s.setState(it, stUnowned, -1, label)
 		if s.items[it].deleted {
@@ -467,4 +470,14 @@ func (s *sim) unlabel(m *member, its []int32) {
 			s.setState(it, stUnowned, -1, -1)
 		}
 	}
+}
+
+// lastCommit is when m last committed its offsets by auto-commit (commits on revoke and close
+// leave nothing to re-process, so only losses call this); with auto-commit off, never.
+func (s *sim) lastCommit(m *member) int64 {
+	iv := s.cfg.autoCommit
+	if iv <= 0 || s.now < m.commitBase {
+		return -1 << 62
+	}
+	return m.commitBase + (s.now-m.commitBase)/iv*iv
 }

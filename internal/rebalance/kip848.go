@@ -326,7 +326,8 @@ func (k *kip848) closeRound() {
 			assign[e.m.idx] = append(assign[e.m.idx], k.targetOf[e.id]...)
 		}
 	}
-	s.round(Round{Generation: r.gen, Trigger: strings.Join(r.triggers, "; "), StartMS: r.start, EndMS: s.now}, assign, r.revoked, r.added)
+	s.round(Round{Generation: r.gen, Trigger: strings.Join(r.triggers, "; "), StartMS: r.start, EndMS: s.now,
+		Protocol: "consumer", Assignor: assignorName(k.assignor)}, assign, r.revoked, r.added)
 	k.checkBalance()
 }
 

@@ -23,6 +23,12 @@ type member struct {
 	heldGen   uint32
 	entry     *entry  // classic: the coordinator's entry for this process
 	k         *kentry // KIP-848: the current member id
+	// synced: phase was last set by a JoinGroup response (classic), so the member's last
+	// contact before its first heartbeat is that response.
+	synced bool
+	// assignors is the classic consumer's assignor list; next the list it restarts with.
+	assignors, next []assignor
+	commitBase      int64 // auto-commits fall at commitBase + k * auto_commit_interval_ms
 }
 
 // member returns (creating) the member with this name.
@@ -32,6 +38,18 @@ func (s *sim) member(name string) *member {
 	}
 	m := &member{idx: int32(len(s.members)), name: name, heldBatch: -1}
 	m.phase = int64(s.rand() % uint64(s.cfg.hb))
+	if s.kind == kindConsumer && s.proto != protoConsumer {
+		list, ok := s.sc.Assignors[name]
+		if !ok {
+			list = []string{s.sc.Assignor}
+		}
+		m.assignors = parseAssignors(list)
+	}
+	if iv := s.cfg.autoCommit; iv > 0 {
+		// Members at t = 0 started earlier: their commit ticks get a phase of their own, from a
+		// hash so that the heartbeat phases drawn from s.rng stay as they were.
+		m.commitBase = int64(mix(uint64(s.sc.Seed)^uint64(m.idx+1)*0xA24BAED4963EE407) % uint64(iv))
+	}
 	s.members = append(s.members, m)
 	s.byName[name] = m
 	s.ranks = nil
@@ -65,9 +83,17 @@ func (s *sim) nextTick(m *member, t int64) int64 {
 
 func (s *sim) lastTick(m *member, t int64) int64 {
 	if t < m.phase {
+		if m.synced {
+			return m.phase - s.cfg.hb
+		}
 		return t
 	}
 	return m.phase + (t-m.phase)/s.cfg.hb*s.cfg.hb
+}
+
+// resync restarts m's heartbeat timer at t (a JoinGroup response): heartbeats follow every hb.
+func (s *sim) resync(m *member, t int64) {
+	m.phase, m.synced = t+s.cfg.hb, true
 }
 
 // scenarioEvent applies one scenario event at s.now.
@@ -75,7 +101,11 @@ func (s *sim) scenarioEvent(ev Event) {
 	switch parseEvType(ev.Type) {
 	case evJoin:
 		s.mark("join", ev.Member)
-		s.startMember(s.member(ev.Member))
+		m := s.member(ev.Member)
+		if ev.Assignors != nil {
+			m.next = parseAssignors(ev.Assignors)
+		}
+		s.startMember(m)
 	case evLeave:
 		s.mark("leave", ev.Member)
 		s.stopMember(s.member(ev.Member), -1)
@@ -84,7 +114,11 @@ func (s *sim) scenarioEvent(ev Event) {
 		s.crashMember(s.member(ev.Member), -1)
 	case evRestart:
 		s.mark("restart", ev.Member)
-		s.stopMember(s.member(ev.Member), ev.DownMS)
+		m := s.member(ev.Member)
+		if ev.Assignors != nil && m.up && !m.stopping {
+			m.next = parseAssignors(ev.Assignors)
+		}
+		s.stopMember(m, ev.DownMS)
 	case evRollingRestart:
 		k := int64(0)
 		for _, m := range s.members {
@@ -94,6 +128,9 @@ func (s *sim) scenarioEvent(ev Event) {
 			m := m
 			s.at(s.now+k*ev.IntervalMS, func() {
 				s.mark("restart", m.name)
+				if ev.Assignors != nil && m.up && !m.stopping {
+					m.next = parseAssignors(ev.Assignors)
+				}
 				s.stopMember(m, ev.DownMS)
 			})
 			k++
@@ -141,6 +178,10 @@ func (s *sim) startMember(m *member) {
 	}
 	m.up, m.stopping, m.pollBusyUntil = true, false, 0
 	m.inc++
+	m.commitBase = s.now
+	if m.next != nil {
+		m.assignors, m.next = m.next, nil
+	}
 	s.group.memberStarted(m)
 }
 

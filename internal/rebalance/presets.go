@@ -63,6 +63,11 @@ var presets = []preset{
 			Event{AtMS: 0, Type: "join", Member: "m1"}, Event{AtMS: 300, Type: "join", Member: "m2"}, Event{AtMS: 600, Type: "join", Member: "m3"}, Event{AtMS: 900, Type: "join", Member: "m4"})},
 	{PresetInfo{"consumer-more-members-than-partitions", "consumer", "Six consumers on a topic with 4 partitions: two are idle. m7 joins at 10 s and still rebalances the whole group (eager) for no extra throughput."},
 		with(consumerBase(6, 4, 60_000), Event{AtMS: 10_000, Type: "join", Member: "m7"})},
+	{PresetInfo{"consumer-migrate-cooperative", "consumer", "Eager range to cooperative-sticky the safe way, two rolling bounces (Kafka's upgrade path): first every consumer comes back listing [cooperative-sticky, range] (the vote picks cooperative-sticky, but each still runs EAGER while range is in its list), then [cooperative-sticky] alone; once the last one is back the group rebalances cooperatively."},
+		migration(Event{AtMS: 10_000, Type: "rolling_restart", IntervalMS: 30_000, DownMS: 10_000, Assignors: []string{"cooperative-sticky", "range"}},
+			Event{AtMS: 150_000, Type: "rolling_restart", IntervalMS: 30_000, DownMS: 10_000, Assignors: []string{"cooperative-sticky"}})},
+	{PresetInfo{"consumer-migrate-one-step", "consumer", "The one-step mistake: consumers come back listing only [cooperative-sticky] while the rest of the group lists only range. Each JoinGroup shares no assignor with the group and fails with INCONSISTENT_GROUP_PROTOCOL, until the group has emptied."},
+		migration(Event{AtMS: 10_000, Type: "rolling_restart", IntervalMS: 30_000, DownMS: 10_000, Assignors: []string{"cooperative-sticky"}})},
 	{PresetInfo{"connect-worker-bounce", "connect", "Three workers run 2 connectors × 4 tasks. w2 restarts at 10 s and is back 30 s later. Incremental: its work is parked for scheduled.rebalance.max.delay.ms (5 min) and returns to it when the delay expires; nothing else stops."},
 		with(connectBase(3, 420_000), Event{AtMS: 10_000, Type: "restart", Member: "w2", DownMS: 30_000})},
 	{PresetInfo{"connect-worker-lost", "connect", "w2 crashes at 10 s and never returns. After its session times out (10 s) its work is parked for 5 minutes, then spread over the survivors."},
@@ -73,6 +78,14 @@ var presets = []preset{
 		with(connectBase(2, 60_000), Event{AtMS: 10_000, Type: "join", Member: "w3"})},
 	{PresetInfo{"connect-set-tasks", "connect", "jdbc-sink goes from 4 to 8 tasks at 10 s (a config change). Incremental: the new tasks go to the least loaded workers, nothing running stops."},
 		with(connectBase(3, 60_000), Event{AtMS: 10_000, Type: "set_tasks", Connector: "jdbc-sink", Tasks: 8})},
+}
+
+// migration is four eager range consumers going through the given bounces.
+func migration(evs ...Event) Scenario {
+	s := with(consumerBase(4, 12, 0), evs...)
+	last := evs[len(evs)-1]
+	s.DurationMS = last.AtMS + 4*last.IntervalMS + 30_000
+	return s
 }
 
 func with(s Scenario, evs ...Event) Scenario {
@@ -128,7 +141,11 @@ func Variant(s Scenario, label string) (Scenario, error) {
 	case s.Kind == "consumer" && proto == "cooperative":
 		s.Assignor = "cooperative-sticky"
 	case s.Kind == "consumer" && proto == "consumer":
-		s.Assignor = "uniform"
+		// KIP-848 clients name no assignors: the broker's assignor applies to every member.
+		s.Assignor, s.Assignors = "uniform", nil
+		for i := range s.Events {
+			s.Events[i].Assignors = nil
+		}
 	case s.Kind == "connect" && (proto == "eager" || proto == "incremental"):
 		s.Assignor = ""
 	default:

@@ -48,9 +48,11 @@ func (s *sim) invariant(format string, a ...any) {
 	}
 }
 
-func (s *sim) mark(t string, m string) {
+func (s *sim) mark(t string, m string) { s.markReason(t, m, "") }
+
+func (s *sim) markReason(t, m, reason string) {
 	if len(s.res.Events) < 100_000 {
-		s.res.Events = append(s.res.Events, EventMark{AtMS: s.now, Type: t, Member: m})
+		s.res.Events = append(s.res.Events, EventMark{AtMS: s.now, Type: t, Member: m, Reason: reason})
 		s.nmarks++
 		if s.lim.MaxSegments > 0 && s.nsegs+s.nmarks > s.lim.MaxSegments {
 			s.overBudget("records more than %d timeline segments and event markers: use fewer members or events", s.lim.MaxSegments)
@@ -176,6 +178,7 @@ func (s *sim) finish() *Result {
 		m.Availability = float64(total-s.downtime) / float64(total)
 	}
 	m.Moved, m.WastedMoves, m.Violations = s.moved, s.wasted, s.viol
+	m.ReprocessedRecords = s.reprocMS * s.cfg.rate / 1000
 	switch {
 	case s.firstEvent < 0:
 		m.TimeToStableMS = 0

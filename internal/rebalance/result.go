@@ -24,14 +24,18 @@ type Result struct {
 
 // Round is one completed rebalance (classic) or one target assignment epoch (KIP-848).
 type Round struct {
-	Generation   int                 `json:"generation"`
-	Trigger      string              `json:"trigger"`
-	StartMS      int64               `json:"start_ms"`
-	EndMS        int64               `json:"end_ms"`
-	StopTheWorld bool                `json:"stop_the_world"`
-	Assignment   map[string][]string `json:"assignment"`
-	Revoked      map[string][]string `json:"revoked"`
-	Added        map[string][]string `json:"added"`
+	Generation   int    `json:"generation"`
+	Trigger      string `json:"trigger"`
+	StartMS      int64  `json:"start_ms"`
+	EndMS        int64  `json:"end_ms"`
+	StopTheWorld bool   `json:"stop_the_world"`
+	// Protocol is eager or cooperative (consumers; eager when any member runs EAGER), eager or
+	// incremental (Connect), consumer (KIP-848); Assignor the one the group used, if any.
+	Protocol   string              `json:"protocol"`
+	Assignor   string              `json:"assignor,omitempty"`
+	Assignment map[string][]string `json:"assignment"`
+	Revoked    map[string][]string `json:"revoked"`
+	Added      map[string][]string `json:"added"`
 	// Parked lists Connect work held back by scheduled.rebalance.max.delay.ms after this round.
 	Parked []string `json:"parked,omitempty"`
 }
@@ -70,6 +74,9 @@ type Metrics struct {
 	WastedMoves            int     `json:"wasted_moves"`
 	TimeToStableMS         int64   `json:"time_to_stable_ms"`
 	Violations             int     `json:"violations"`
+	// ReprocessedRecords is what crashes and lost ownership make consumers process twice:
+	// records_per_sec for each partition over the time since its last commit.
+	ReprocessedRecords int64 `json:"reprocessed_records"`
 }
 
 // EventMark is an event as it happened (rolling restarts and flaps are expanded), for markers.
@@ -77,6 +84,7 @@ type EventMark struct {
 	AtMS   int64  `json:"at_ms"`
 	Type   string `json:"type"`
 	Member string `json:"member,omitempty"`
+	Reason string `json:"reason,omitempty"` // why, for "rejected"
 }
 
 // ErrBudget is wrapped by the error of a run that was cancelled or went past one of its Limits'

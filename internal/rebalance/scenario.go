@@ -31,10 +31,13 @@ type Scenario struct {
 	Connectors        map[string]int      `json:"connectors,omitempty"`
 	Members           []string            `json:"members"`
 	InitialAssignment map[string][]string `json:"initial_assignment,omitempty"`
-	Config            Config              `json:"config"`
-	Events            []Event             `json:"events"`
-	DurationMS        int64               `json:"duration_ms"`
-	Seed              int64               `json:"seed"`
+	// Assignors gives members their own assignor lists, in preference order (classic consumer
+	// protocols only); a member not listed uses [Assignor].
+	Assignors  map[string][]string `json:"assignors,omitempty"`
+	Config     Config              `json:"config"`
+	Events     []Event             `json:"events"`
+	DurationMS int64               `json:"duration_ms"`
+	Seed       int64               `json:"seed"`
 }
 
 // Config holds timings in milliseconds. A nil field takes the default for the kind and protocol.
@@ -47,6 +50,10 @@ type Config struct {
 	RevokeMS                     *int64 `json:"revoke_ms,omitempty"`
 	StartMS                      *int64 `json:"start_ms,omitempty"`
 	RPCMS                        *int64 `json:"rpc_ms,omitempty"`
+	// Consumers only: offsets are committed every auto_commit_interval_ms (0: only on revoke and
+	// close) and each partition brings records_per_sec, which prices what a crash re-processes.
+	AutoCommitIntervalMS *int64 `json:"auto_commit_interval_ms,omitempty"`
+	RecordsPerSec        *int64 `json:"records_per_sec,omitempty"`
 }
 
 // Event is something that happens to the group at AtMS. Which other fields apply depends on Type.
@@ -62,6 +69,8 @@ type Event struct {
 	Partitions int    `json:"partitions,omitempty"`
 	Connector  string `json:"connector,omitempty"`
 	Tasks      int    `json:"tasks,omitempty"`
+	// Assignors is the list a member comes back with (join, restart, rolling_restart).
+	Assignors []string `json:"assignors,omitempty"`
 }
 
 // Limits bound the size of a scenario (checked by Validate) and the work and memory of a run
@@ -152,13 +161,13 @@ func defaults(kind, protocol string) Config {
 		if protocol == "eager" {
 			delay = 0
 		}
-		return Config{i64(10_000), i64(3_000), i64(60_000), i64(3_000), i64(delay), i64(500), i64(1_000), i64(5)}
+		return Config{i64(10_000), i64(3_000), i64(60_000), i64(3_000), i64(delay), i64(500), i64(1_000), i64(5), nil, nil}
 	}
 	if protocol == "consumer" {
 		// KIP-848: heartbeat and session are broker settings; no initial delay applies.
-		return Config{i64(45_000), i64(5_000), i64(300_000), i64(0), i64(0), i64(100), i64(200), i64(5)}
+		return Config{i64(45_000), i64(5_000), i64(300_000), i64(0), i64(0), i64(100), i64(200), i64(5), i64(5_000), i64(100)}
 	}
-	return Config{i64(45_000), i64(3_000), i64(300_000), i64(3_000), i64(0), i64(100), i64(200), i64(5)}
+	return Config{i64(45_000), i64(3_000), i64(300_000), i64(3_000), i64(0), i64(100), i64(200), i64(5), i64(5_000), i64(100)}
 }
 
 // WithDefaults fills every unset config field, the assignor, the duration and event defaults.
@@ -187,6 +196,10 @@ func (s Scenario) WithDefaults() Scenario {
 	fill(&c.RevokeMS, d.RevokeMS)
 	fill(&c.StartMS, d.StartMS)
 	fill(&c.RPCMS, d.RPCMS)
+	if d.AutoCommitIntervalMS != nil {
+		fill(&c.AutoCommitIntervalMS, d.AutoCommitIntervalMS)
+		fill(&c.RecordsPerSec, d.RecordsPerSec)
+	}
 	if s.DurationMS == 0 {
 		s.DurationMS = 600_000
 	}

@@ -158,9 +158,12 @@ func TestEagerRollingRestartPausesTwicePerMember(t *testing.T) {
 			t.Errorf("%s paused %d times, want about %d", tl.Item, p, 2*n)
 		}
 	}
+	// Cooperative stops nothing and moves less. (It does not always lose less processing: a
+	// moved partition waits for the follow-up round, which the members that revoked nothing
+	// hear of a heartbeat after their JoinGroup response, 3 s by default.)
 	c := run(t, pre(t, "consumer-rolling-restart", "cooperative"))
-	if c.Metrics.StopTheWorldRebalances != 0 || c.Metrics.Availability <= r.Metrics.Availability {
-		t.Errorf("cooperative must keep more processing: %+v vs %+v", c.Metrics, r.Metrics)
+	if c.Metrics.StopTheWorldRebalances != 0 || c.Metrics.Moved >= r.Metrics.Moved || c.Metrics.WastedMoves != 0 {
+		t.Errorf("cooperative must stop nothing and move less: %+v vs %+v", c.Metrics, r.Metrics)
 	}
 }
 
@@ -241,6 +244,14 @@ func TestEveryPresetRunsClean(t *testing.T) {
 		}
 		for _, l := range labels {
 			r := run(t, pre(t, p.Name, l))
+			if p.Name == "consumer-migrate-one-step" && l == "eager+static" {
+				// Static members leave no LeaveGroup: the group never empties, every return is
+				// refused and nothing is left processing. The mistake never settles.
+				if r.Metrics.TimeToStableMS >= 0 {
+					t.Errorf("%s/%s settles; every static member should be refused", p.Name, l)
+				}
+				continue
+			}
 			if r.Metrics.TimeToStableMS < 0 {
 				t.Errorf("%s/%s does not settle within its duration", p.Name, l)
 			}

@@ -111,6 +111,9 @@ func (s Scenario) Validate(lim Limits) error {
 			return err
 		}
 	}
+	if err := s.validateAssignors(all); err != nil {
+		return err
+	}
 	total := 0
 	for _, v := range grow {
 		total += v
@@ -149,6 +152,15 @@ func (c Config) validate(s Scenario) error {
 		{"revoke_ms", c.RevokeMS, 0, 3_600_000},
 		{"start_ms", c.StartMS, 0, 3_600_000},
 		{"rpc_ms", c.RPCMS, 0, 60_000},
+	}
+	if s.Kind == "consumer" {
+		fs = append(fs, f{"auto_commit_interval_ms", c.AutoCommitIntervalMS, 0, 3_600_000}, f{"records_per_sec", c.RecordsPerSec, 0, 1_000_000})
+	} else if c.AutoCommitIntervalMS != nil || c.RecordsPerSec != nil {
+		field := "auto_commit_interval_ms"
+		if c.AutoCommitIntervalMS == nil {
+			field = "records_per_sec"
+		}
+		return ferr("config."+field, "only for kind consumer (Connect commits on its own schedule)")
 	}
 	for _, x := range fs {
 		if x.v == nil {
@@ -263,11 +275,17 @@ func (s Scenario) validateEvent(i int, present, all map[string]bool, grow map[st
 		{"partitions", e.Partitions != 0, []string{"add_partitions"}},
 		{"connector", e.Connector != "", []string{"set_tasks"}},
 		{"tasks", e.Tasks != 0, []string{"set_tasks"}},
+		{"assignors", e.Assignors != nil, []string{"join", "restart", "rolling_restart"}},
 	} {
 		if !slices.Contains(u.ok, e.Type) {
 			if err := unused(u.f, u.set); err != nil {
 				return err
 			}
+		}
+	}
+	if e.Assignors != nil {
+		if err := s.checkAssignorList(p+"assignors", e.Assignors); err != nil {
+			return err
 		}
 	}
 	switch e.Type {
