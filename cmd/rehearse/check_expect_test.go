@@ -14,7 +14,7 @@ func TestCheckReportsFalseExpectation(t *testing.T) {
 		"    cooperative.moved: 6\n"+ // line 12: false, cooperative moves 3
 		"    cooperative.rebalances: 2\n"+
 		"    cooperative.max_pause_ms: \"< 5000\"\n"+
-		"    max_pause_ms: eager > cooperative\n"+
+		"    moved: eager > cooperative\n"+
 		"    eager.paused_items: 4..11\n") // line 16: false, eager pauses all 12
 	out, stderr, err := runCheck(t, dir)
 	var ee exitError
