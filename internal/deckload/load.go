@@ -2,7 +2,6 @@ package deckload
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 
@@ -42,15 +41,15 @@ func CheckSim(run func(rebalance.Scenario, rebalance.Limits) error) func(*deck.S
 func memoRun() func(rebalance.Scenario, rebalance.Limits) error {
 	done := map[string]error{}
 	return func(sc rebalance.Scenario, lim rebalance.Limits) error {
-		key, err := json.Marshal(sc.WithDefaults()) // maps marshal sorted: a canonical key
+		key, err := sc.Key()
 		if err != nil {
 			return err
 		}
-		if err, ok := done[string(key)]; ok {
+		if err, ok := done[key]; ok {
 			return err
 		}
 		_, err = rebalance.Run(context.Background(), sc, lim)
-		done[string(key)] = err
+		done[key] = err
 		return err
 	}
 }

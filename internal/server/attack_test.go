@@ -3,8 +3,8 @@ package server
 import (
 	"bytes"
 	"database/sql"
-	"io"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/netip"

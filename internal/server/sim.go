@@ -1,17 +1,18 @@
 package server
 
 import (
-	"bytes"
 	"container/list"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"golang.org/x/sync/semaphore"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/deckload"
@@ -24,69 +25,108 @@ import (
 const (
 	simCacheSize   = 128              // results kept; a card needs one per variant
 	simCacheWeight = 1_000_000        // segments kept in all, so a few huge runs cannot hog memory
-	simRunTimeout  = 5 * time.Second  // wall-clock cap per request, on top of the CPU budget
-	simMaxParallel = 2                // concurrent runs (the engine is CPU-bound)
+	simRunTimeout  = 5 * time.Second  // wall-clock cap per request, on top of the step budget
+	simMaxParallel = 2                // runs and API encodings at once (CPU-bound, and each holds a result's memory)
 	simAPIMaxBody  = 256 << 10        // a scenario is small; anything bigger is refused with 413
-	simWaitForSlot = 10 * time.Second // how long a request queues for a run slot
+	simWaitForSlot = 10 * time.Second // how long a request queues for a slot
 )
 
 // cardLimits are the CLI's sizes (cards are trusted content) with the web's budgets.
 var cardLimits = rebalance.CardLimits
 
 type simState struct {
-	cache *simCache
-	slots chan struct{}
-	web   rebalance.Limits // for the lab and the API; a field so tests can shrink the budget
+	cache  *simCache
+	slots  chan struct{}      // held by every run and every API encoding
+	flight singleflight.Group // identical concurrent scenarios share one run
+	out    *semaphore.Weighted
+	web    rebalance.Limits // for the lab and the API; a field so tests can shrink the budget
 }
 
 func (s *Server) initSim() {
-	s.sim = simState{cache: newSimCache(simCacheSize, simCacheWeight), slots: make(chan struct{}, simMaxParallel), web: rebalance.WebLimits}
+	s.sim = simState{cache: newSimCache(simCacheSize, simCacheWeight), slots: make(chan struct{}, simMaxParallel),
+		out: semaphore.NewWeighted(simOutBytes), web: rebalance.WebLimits}
 }
 
 func (s *Server) simRoutes(r chi.Router) {
 	r.Get("/sim", s.simLab)
-	r.Post("/api/sim", s.simAPI)
+	r.Post("/api/sim", s.simAPI) // sim_api.go
 }
 
-// errSimBusy and errSimBudget carry messages safe to show.
-var (
-	errSimBusy   = errStatus(http.StatusServiceUnavailable, "The simulator is busy; try again in a moment.")
-	errSimBudget = errStatus(http.StatusUnprocessableEntity, "This simulation needs more computing time than the web app allows. Shorten the duration or use fewer members, partitions or events, or run it with `rehearse sim`.")
-)
+var errSimBusy = errStatus(http.StatusServiceUnavailable, "The simulator is busy; try again in a moment.")
 
-// runSim returns the cached result for a scenario or runs it within the limits. Only
-// successful results are cached: a budget failure may depend on load.
+// simBudgetError is the 422 for a run past the web budgets; the engine's message names the
+// budget and what to shrink.
+func simBudgetError(err error) error {
+	msg := "This simulation needs more computing time than the web app allows: shorten duration_ms or use fewer members, partitions or events"
+	if !errors.Is(err, context.DeadlineExceeded) {
+		msg = "This simulation is over the web app's computing time and memory budget: it " + strings.TrimPrefix(err.Error(), rebalance.ErrBudget.Error()+": ")
+	}
+	return errStatus(http.StatusUnprocessableEntity, msg+". Or run it with `rehearse sim`.")
+}
+
+// acquireSim takes a slot, waiting at most simWaitForSlot; the caller must releaseSim.
+func (s *Server) acquireSim(ctx context.Context) error {
+	t := time.NewTimer(simWaitForSlot)
+	defer t.Stop()
+	select {
+	case s.sim.slots <- struct{}{}:
+		return nil
+	case <-t.C:
+		return errSimBusy
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *Server) releaseSim() { <-s.sim.slots }
+
+// runSim returns the cached result for a scenario or runs it within the limits, once for all
+// identical concurrent requests. Only successful results are cached: a budget failure may
+// depend on load.
 func (s *Server) runSim(ctx context.Context, sc rebalance.Scenario, lim rebalance.Limits) (*rebalance.Result, error) {
-	key, err := json.Marshal(sc.WithDefaults()) // maps marshal sorted: a canonical key
+	key, err := sc.Key()
 	if err != nil {
 		return nil, err
 	}
-	if res, ok := s.sim.cache.get(string(key)); ok {
+	if res, ok := s.sim.cache.get(key); ok {
 		return res, nil
 	}
+	// The shared run must not die with the first caller's request: it runs on its own context
+	// (bounded by simRunTimeout), and each caller stops waiting when its own request ends.
+	ch := s.sim.flight.DoChan(fmt.Sprintf("%+v|%s", lim, key), func() (any, error) {
+		return s.runOnce(context.WithoutCancel(ctx), key, sc, lim)
+	})
 	select {
-	case s.sim.slots <- struct{}{}:
-		defer func() { <-s.sim.slots }()
-	case <-time.After(simWaitForSlot):
-		return nil, errSimBusy
+	case r := <-ch:
+		if r.Err != nil {
+			return nil, r.Err
+		}
+		return r.Val.(*rebalance.Result), nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+func (s *Server) runOnce(ctx context.Context, key string, sc rebalance.Scenario, lim rebalance.Limits) (*rebalance.Result, error) {
+	if res, ok := s.sim.cache.get(key); ok {
+		return res, nil
+	}
+	if err := s.acquireSim(ctx); err != nil {
+		return nil, err
+	}
+	defer s.releaseSim()
 	ctx, cancel := context.WithTimeout(ctx, simRunTimeout)
 	defer cancel()
 	start := time.Now()
 	res, err := rebalance.Run(ctx, sc, lim)
 	s.metrics.SimulationRan(time.Since(start))
 	if errors.Is(err, rebalance.ErrBudget) {
-		if ctx.Err() == context.Canceled {
-			return nil, context.Canceled
-		}
-		return nil, errSimBudget
+		return nil, simBudgetError(err)
 	}
 	if err != nil {
 		return nil, err
 	}
-	s.sim.cache.put(string(key), res)
+	s.sim.cache.put(key, res)
 	return res, nil
 }
 
@@ -143,46 +183,6 @@ func variantLabels(compare []string, scs []rebalance.Scenario) []string {
 // cardScripts lists extra scripts the card page needs: the step view's (the figures themselves
 // are static SVG and work without it).
 func (s *Server) cardScripts() []string { return []string{"sim.js"} }
-
-// simAPI runs a JSON scenario, the same contract as `rehearse sim`.
-func (s *Server) simAPI(w http.ResponseWriter, r *http.Request) {
-	body := http.MaxBytesReader(w, r.Body, simAPIMaxBody)
-	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(body); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": fmt.Sprintf("the scenario is larger than %d KiB", simAPIMaxBody>>10)})
-			return
-		}
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "could not read the request body"})
-		return
-	}
-	sc, err := rebalance.Decode(&buf, s.sim.web)
-	if err != nil {
-		writeJSON(w, http.StatusBadRequest, fieldJSON(err))
-		return
-	}
-	res, err := s.runSim(r.Context(), sc, s.sim.web)
-	if err != nil {
-		var he *httpError
-		if errors.As(err, &he) {
-			writeJSON(w, he.status, map[string]string{"error": he.msg})
-			return
-		}
-		s.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
-}
-
-// fieldJSON is the API's error body: the message, and the field when the engine named one.
-func fieldJSON(err error) map[string]string {
-	var fe *rebalance.FieldError
-	if errors.As(err, &fe) {
-		return map[string]string{"error": fe.Error(), "field": fe.Field}
-	}
-	return map[string]string{"error": err.Error()}
-}
 
 // simCache is a bounded LRU of results keyed by the scenario's canonical JSON. Results are
 // shared read-only between requests.

@@ -1,0 +1,154 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rehearse/rehearse/internal/rebalance"
+)
+
+// bigScenario is the largest result found within the web limits (a grid over protocol, members,
+// partitions, restart spacing and session timeout): eager, 20 members, 5,000 partitions, a 2 ms
+// session, eight rolling restarts. Its full result is about 8 MB of compact JSON.
+func bigScenario(seed int64) rebalance.Scenario {
+	session, hb := int64(2), int64(1)
+	sc := rebalance.Scenario{Kind: "consumer", Protocol: "eager", Topics: map[string]int{"t": 5000},
+		DurationMS: 2 * 3600 * 1000, Seed: seed}
+	for i := range 20 {
+		sc.Members = append(sc.Members, fmt.Sprintf("m%d", i))
+	}
+	sc.Config.SessionTimeoutMS, sc.Config.HeartbeatIntervalMS = &session, &hb
+	for i := range 8 {
+		sc.Events = append(sc.Events, rebalance.Event{AtMS: int64(i) * 200, Type: "rolling_restart", DownMS: 5, IntervalMS: 10})
+	}
+	return sc
+}
+
+func postSim(t *testing.T, e *testEnv, query string, sc rebalance.Scenario) (int, []byte) {
+	t.Helper()
+	b, _ := json.Marshal(sc)
+	resp, err := http.Post(e.ts.URL+"/api/sim"+query, "application/json", bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, out
+}
+
+// Finding 1: a small scenario produced a 457 MB body. A full result over the cap is now a 422
+// that says what to do, and the summary of the same run fits.
+func TestSimAPIResponseBounded(t *testing.T) {
+	t.Parallel()
+	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
+	code, out := postSim(t, e, "", bigScenario(1))
+	var msg struct{ Error string }
+	json.Unmarshal(out, &msg)
+	if code != http.StatusUnprocessableEntity || !strings.Contains(msg.Error, "view=summary") {
+		t.Fatalf("big full result: %d %.300s, want 422 pointing at the summary", code, out)
+	}
+	code, out = postSim(t, e, "?view=summary", bigScenario(1))
+	var sum simSummary
+	if err := json.Unmarshal(out, &sum); code != http.StatusOK || err != nil || !sum.Summary || len(sum.Rounds) == 0 || sum.Items != 5000 {
+		t.Fatalf("summary: %d %v %.300s", code, err, out)
+	}
+	if len(out) > simMaxResponse/4 {
+		t.Errorf("summary is %d bytes", len(out))
+	}
+	if code, out := postSim(t, e, "?view=everything", bigScenario(1)); code != http.StatusBadRequest || !bytes.Contains(out, []byte(`"view"`)) {
+		t.Errorf("bad view: %d %s", code, out)
+	}
+}
+
+// The streaming encoder must write exactly what json.Marshal writes.
+func TestEncodeStreamingMatchesMarshal(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"consumer-join", "consumer-rolling-restart", "connect-rolling-restart"} {
+		sc, ok := rebalance.Preset(name)
+		if !ok {
+			t.Fatalf("no preset %s", name)
+		}
+		res, err := rebalance.Run(context.Background(), sc, rebalance.WebLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Truncated, res.TruncatedAtMS, res.InvariantFailures = true, 1234, []string{"x"} // the omitempty fields too
+		want, _ := json.Marshal(res)
+		lw := &limitedBuffer{max: 64 << 20}
+		if err := encodeStreaming(lw, res); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(lw.b.Bytes(), want) {
+			t.Fatalf("%s: streaming encoding differs from json.Marshal:\n%.300s\n%.300s", name, lw.b.Bytes(), want)
+		}
+		small := &limitedBuffer{max: len(want) / 2}
+		if err := encodeStreaming(small, res); err != errTooLarge || small.b.Len() > len(want)/2 {
+			t.Fatalf("%s: over the cap: %v after %d bytes", name, err, small.b.Len())
+		}
+	}
+}
+
+// Identical concurrent scenarios share one run.
+func TestSimAPISingleflight(t *testing.T) {
+	t.Parallel()
+	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
+	runs := func() uint64 {
+		fams, _ := e.srv.metrics.reg.Gather()
+		for _, f := range fams {
+			if f.GetName() == "rehearse_simulation_run_seconds" {
+				return f.GetMetric()[0].GetHistogram().GetSampleCount()
+			}
+		}
+		return 0
+	}
+	before := runs()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if code, out := postSim(t, e, "?view=summary", bigScenario(7)); code != http.StatusOK {
+				t.Errorf("status %d: %.200s", code, out)
+			}
+		})
+	}
+	wg.Wait()
+	if n := runs() - before; n != 1 {
+		t.Fatalf("8 identical concurrent requests ran the simulation %d times, want 1", n)
+	}
+}
+
+// Finding 1 (cached results): encoding a cached result takes a slot like a run does, so many
+// requests for one cached result cannot all encode at once.
+func TestSimAPICachedResultWaitsForSlot(t *testing.T) {
+	t.Parallel()
+	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
+	sc, _ := rebalance.Preset("consumer-join")
+	if code, _ := postSim(t, e, "", sc); code != http.StatusOK {
+		t.Fatalf("first run: %d", code)
+	}
+	for range simMaxParallel {
+		e.srv.sim.slots <- struct{}{}
+	}
+	b, _ := json.Marshal(sc)
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, e.ts.URL+"/api/sim", bytes.NewReader(b))
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatalf("cached result answered %d while every slot was taken", resp.StatusCode)
+	}
+	for range simMaxParallel {
+		<-e.srv.sim.slots
+	}
+	if code, _ := postSim(t, e, "", sc); code != http.StatusOK {
+		t.Fatalf("after the slots freed: %d", code)
+	}
+}
