@@ -113,6 +113,9 @@ func Load(fsys fs.FS, opt Options) (*Deck, error) {
 		d.byID[c.ID] = c
 		d.Cards = append(d.Cards, c)
 	}
+	if len(all) == 0 { // links to cards that failed to load would only add noise
+		all = checkLinks(fsys, d.Cards, d.byID)
+	}
 	if len(all) > 0 {
 		all.Sort()
 		return nil, all
