@@ -111,6 +111,9 @@ func buildStep(proto string, r *rebalance.Result, ri int, name string, pal map[s
 	for _, m := range members {
 		own := owned[m]
 		switch {
+		case proto == "eager" && len(own) == 0:
+			st.Lines = append(st.Lines, fmt.Sprintf("%s sends JoinGroup owning nothing.", m))
+			sent = append(sent, "Join · 0")
 		case proto == "eager":
 			st.Lines = append(st.Lines, fmt.Sprintf("%s sends JoinGroup owning nothing: eager gives up all it had (%s) first.", m, countList(own)))
 			sent = append(sent, "Join · 0")

@@ -63,7 +63,7 @@
   // Brushing the whole run picks an episode's close-up (and its step view).
   document.querySelectorAll('.sim-variant').forEach(function (fig) {
     var over = fig.querySelector('svg[data-view=overview]');
-    var cups = fig.querySelectorAll('.closeup');
+    var cups = fig.querySelectorAll('.episode');
     if (!over || cups.length < 2) return;
     var eps = [];
     cups.forEach(function (c) {
@@ -71,11 +71,7 @@
       eps.push({ n: c.dataset.episode, from: num(s, 'fromMs'), to: num(s, 'toMs'), el: c });
     });
     function pick(n) {
-      eps.forEach(function (e) {
-        e.el.hidden = e.n !== n;
-        var st = document.getElementById(e.el.querySelector('svg').id.replace('cu-', 'st-'));
-        if (st) st.hidden = e.n !== n;
-      });
+      eps.forEach(function (e) { e.el.hidden = e.n !== n; });
       fig.dataset.episode = n;
     }
     function msAt(evt) {
