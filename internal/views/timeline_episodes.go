@@ -117,7 +117,7 @@ func closeWindow(ep Episode, durMS int64) (from, to int64) {
 
 func eventText(e rebalance.EventMark) string {
 	what := map[string]string{"join": "joins", "leave": "leaves", "crash": "crashes", "restart": "restarts", "rejoin": "comes back",
-		"add_partitions": "partitions added", "set_tasks": "task count changed", "slow_poll": "poll loop stalls"}[e.Type]
+		"add_partitions": "partitions added", "set_tasks": "task count changed", "slow_poll": "poll loop stalls", "rejected": "is rejected"}[e.Type]
 	if what == "" {
 		what = e.Type
 	}

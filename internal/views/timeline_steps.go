@@ -37,6 +37,8 @@ type Step struct {
 	FromMS, ToMS int64
 	Trigger      string
 	StopTheWorld bool
+	Protocol     string // as the group ran it, when the engine says
+	Assignor     string
 	Lines        []string // the same story as text, in order
 	Diagram      SeqDiagram
 }
@@ -88,7 +90,11 @@ func BuildSteps(label string, r *rebalance.Result, eps []Episode) []Steps {
 
 func buildStep(proto string, r *rebalance.Result, ri int, name string, pal map[string]int) Step {
 	rd := r.Rounds[ri]
-	st := Step{Round: ri, Name: name, Generation: rd.Generation, FromMS: rd.StartMS, ToMS: rd.EndMS, Trigger: rd.Trigger, StopTheWorld: rd.StopTheWorld}
+	if rd.Protocol != "" { // the protocol this round really ran: a group mid-migration is eager
+		proto = rd.Protocol
+	}
+	st := Step{Round: ri, Name: name, Generation: rd.Generation, FromMS: rd.StartMS, ToMS: rd.EndMS, Trigger: rd.Trigger, StopTheWorld: rd.StopTheWorld,
+		Protocol: rd.Protocol, Assignor: rd.Assignor}
 	members := roundMembers(rd)
 	owned := ownedAt(r, rd.StartMS)
 	assigned := map[string]bool{}
