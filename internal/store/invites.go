@@ -37,7 +37,7 @@ func (db *DB) CreateInvite(ctx context.Context, digest []byte, role string, crea
 func (db *DB) InviteByDigest(ctx context.Context, digest []byte, now time.Time) (*Invite, error) {
 	var inv Invite
 	var created, expires int64
-	err := db.r.QueryRowContext(ctx, `SELECT role, created_at, expires_at FROM invites
+	err := db.queryRow(ctx, `SELECT role, created_at, expires_at FROM invites
 		WHERE token_hash = ? AND used_at = 0 AND expires_at > ?`, digest, ms(now)).Scan(&inv.Role, &created, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
@@ -78,7 +78,7 @@ func (db *DB) RedeemInvite(ctx context.Context, digest []byte, username, passwor
 
 // Invites lists invites created since `since`, newest first.
 func (db *DB) Invites(ctx context.Context, since time.Time) ([]Invite, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT i.role, coalesce(c.username, ''), i.created_at, i.expires_at,
+	rows, err := db.query(ctx, `SELECT i.role, coalesce(c.username, ''), i.created_at, i.expires_at,
 			i.used_at, coalesce(u.username, '')
 		FROM invites i LEFT JOIN users c ON c.id = i.created_by LEFT JOIN users u ON u.id = i.used_by
 		WHERE i.created_at >= ? ORDER BY i.created_at DESC, i.rowid DESC`, ms(since))
@@ -117,7 +117,7 @@ func (db *DB) CreateReset(ctx context.Context, digest []byte, userID int64, now,
 
 // ResetUser returns the enabled user a usable reset link belongs to, or ErrNotFound.
 func (db *DB) ResetUser(ctx context.Context, digest []byte, now time.Time) (*User, error) {
-	return scanUser(db.r.QueryRowContext(ctx, `SELECT `+prefixed("u.", userCols)+`
+	return scanUser(db.queryRow(ctx, `SELECT `+prefixed("u.", userCols)+`
 		FROM password_resets p JOIN users u ON u.id = p.user_id
 		WHERE p.token_hash = ? AND p.used_at = 0 AND p.expires_at > ? AND u.disabled = 0`, digest, ms(now)))
 }

@@ -154,7 +154,7 @@ func splitList(s string) []string {
 // MockSession loads one of the user's sessions with its answers; another user's session is
 // ErrNotFound.
 func (db *DB) MockSession(ctx context.Context, userID, id int64, now time.Time) (*MockSession, error) {
-	s, err := scanMockSession(db.r.QueryRowContext(ctx, `SELECT `+mockSessionCols+` FROM mock_sessions
+	s, err := scanMockSession(db.queryRow(ctx, `SELECT `+mockSessionCols+` FROM mock_sessions
 		WHERE id = ? AND user_id = ?`, id, userID), now)
 	if err != nil {
 		return nil, err
@@ -169,7 +169,7 @@ func (db *DB) MockSession(ctx context.Context, userID, id int64, now time.Time) 
 
 // MockHistory lists the user's sessions, newest first, with their answers.
 func (db *DB) MockHistory(ctx context.Context, userID int64, limit int, now time.Time) ([]*MockSession, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT `+mockSessionCols+` FROM mock_sessions
+	rows, err := db.query(ctx, `SELECT `+mockSessionCols+` FROM mock_sessions
 		WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`, userID, limit)
 	if err != nil {
 		return nil, err
@@ -207,7 +207,7 @@ func (db *DB) mockTurns(ctx context.Context, ids []int64) (map[int64][]MockTurn,
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT session_id, position, card_id, target_ms, shown_at, answered_at,
+	rows, err := db.query(ctx, `SELECT session_id, position, card_id, target_ms, shown_at, answered_at,
 			used_ms, expired, typed_answer, covered, pitfalls_hit, checked, followup_index, followup_target_ms,
 			followup_shown_at, followup_answered_at, followup_used_ms, followup_typed, rating, rated_at, review_log_id
 		FROM mock_answers WHERE session_id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)

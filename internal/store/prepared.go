@@ -54,3 +54,24 @@ func (db *DB) writeStmts(ctx context.Context, queries ...string) ([]*sql.Stmt, e
 	}
 	return out, nil
 }
+
+// query runs a read on the reader pool through the statement cache. Every caller passes SQL
+// fixed at its call site (arguments bound, never spliced), so the cache stays as small as the
+// set of queries in this package.
+func (db *DB) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	s, err := db.readStmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return s.QueryContext(ctx, args...)
+}
+
+// queryRow is query for one row. A statement that fails to prepare is run unprepared, which
+// reports the same error through the Row.
+func (db *DB) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	s, err := db.readStmt(ctx, query)
+	if err != nil {
+		return db.r.QueryRowContext(ctx, query, args...)
+	}
+	return s.QueryRowContext(ctx, args...)
+}

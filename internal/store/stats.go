@@ -17,7 +17,7 @@ type DayActivity struct {
 // DailyActivity returns the user's answers (all modes, undone ones excluded) at or after since,
 // grouped by study day in loc, oldest day first; days without answers are left out.
 func (db *DB) DailyActivity(ctx context.Context, userID int64, since time.Time, loc *time.Location) ([]DayActivity, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT reviewed_at, duration_ms FROM review_log
+	rows, err := db.query(ctx, `SELECT reviewed_at, duration_ms FROM review_log
 		WHERE user_id = ? AND reviewed_at >= ? AND undone = 0 ORDER BY reviewed_at`, userID, ms(since))
 	if err != nil {
 		return nil, err
@@ -65,7 +65,7 @@ func Streaks(days []DayActivity, today time.Time) (current, longest int) {
 // Retention counts a user's answers to cards in the Review state at or after since, and how
 // many of them were not Again: true retention is passed/total.
 func (db *DB) Retention(ctx context.Context, userID int64, since time.Time) (passed, total int, err error) {
-	err = db.r.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(rating > 1), 0) FROM review_log
+	err = db.queryRow(ctx, `SELECT count(*), coalesce(sum(rating > 1), 0) FROM review_log
 		WHERE user_id = ? AND reviewed_at >= ? AND state_before = 2 AND undone = 0`,
 		userID, ms(since)).Scan(&total, &passed)
 	return passed, total, err
@@ -75,7 +75,7 @@ func (db *DB) Retention(ctx context.Context, userID int64, since time.Time) (pas
 // after since: the stats page says how many did not count towards true retention.
 func (db *DB) AnswersSince(ctx context.Context, userID int64, since time.Time) (int, error) {
 	var n int
-	err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM review_log
+	err := db.queryRow(ctx, `SELECT count(*) FROM review_log
 		WHERE user_id = ? AND reviewed_at >= ? AND undone = 0`, userID, ms(since)).Scan(&n)
 	return n, err
 }

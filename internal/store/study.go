@@ -145,7 +145,7 @@ func (db *DB) CardState(ctx context.Context, userID int64, cardID string) (c srs
 // CardStates returns every stored card state of a user by card id, including cards no longer
 // in the deck.
 func (db *DB) CardStates(ctx context.Context, userID int64) (map[string]srs.Card, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT card_id, `+cardCols+` FROM card_states WHERE user_id = ?`, userID)
+	rows, err := db.query(ctx, `SELECT card_id, `+cardCols+` FROM card_states WHERE user_id = ?`, userID)
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +250,7 @@ func (db *DB) ReviewsSince(ctx context.Context, userID int64, since time.Time) (
 }
 
 func (db *DB) reviews(ctx context.Context, q string, args ...any) ([]Review, error) {
-	rows, err := db.r.QueryContext(ctx, q, args...)
+	rows, err := db.query(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -270,7 +270,7 @@ func (db *DB) reviews(ctx context.Context, q string, args ...any) ([]Review, err
 // (undone answers excluded): what the new-cards-per-day limit is checked against.
 func (db *DB) NewIntroducedSince(ctx context.Context, userID int64, since time.Time) (int, error) {
 	var n int
-	err := db.r.QueryRowContext(ctx, `SELECT count(DISTINCT card_id) FROM review_log
+	err := db.queryRow(ctx, `SELECT count(DISTINCT card_id) FROM review_log
 		WHERE user_id = ? AND reviewed_at >= ? AND state_before = 0 AND mode = 'study' AND undone = 0`,
 		userID, ms(since)).Scan(&n)
 	return n, err

@@ -30,7 +30,7 @@ func (db *DB) ReviewCounts(ctx context.Context, since ...time.Time) (map[int64][
 			oldest = t
 		}
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT user_id, reviewed_at FROM review_log
+	rows, err := db.query(ctx, `SELECT user_id, reviewed_at FROM review_log
 		WHERE reviewed_at >= ? AND undone = 0`, ms(oldest))
 	if err != nil {
 		return nil, err
@@ -58,7 +58,7 @@ func (db *DB) ReviewCounts(ctx context.Context, since ...time.Time) (map[int64][
 
 // MasteredCounts counts each user's cards whose stability is at least minStability days.
 func (db *DB) MasteredCounts(ctx context.Context, minStability float64) (map[int64]int, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT user_id, count(*) FROM card_states
+	rows, err := db.query(ctx, `SELECT user_id, count(*) FROM card_states
 		WHERE stability >= ? AND state <> 0 GROUP BY user_id`, minStability)
 	if err != nil {
 		return nil, err
@@ -91,7 +91,7 @@ type MockAnswer struct {
 // FinishedMockAnswers returns the answers of every finished mock session, by user id, in session
 // then question order.
 func (db *DB) FinishedMockAnswers(ctx context.Context) (map[int64][]MockAnswer, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT s.user_id, a.session_id, a.card_id, a.covered, a.pitfalls_hit,
+	rows, err := db.query(ctx, `SELECT s.user_id, a.session_id, a.card_id, a.covered, a.pitfalls_hit,
 			a.used_ms, a.target_ms, a.rating
 		FROM mock_sessions s JOIN mock_answers a ON a.session_id = s.id
 		WHERE s.status = 'finished' ORDER BY s.user_id, s.id, a.position`)
@@ -131,7 +131,7 @@ func jsonLen(s string) (int, error) {
 
 // TeamCardStates returns, for each user on the team view, their stored card states by card id.
 func (db *DB) TeamCardStates(ctx context.Context) (map[int64]map[string]srs.Card, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT c.user_id, c.card_id, `+prefixed("c.", cardCols)+`
+	rows, err := db.query(ctx, `SELECT c.user_id, c.card_id, `+prefixed("c.", cardCols)+`
 		FROM card_states c JOIN users u ON u.id = c.user_id
 		WHERE u.disabled = 0 AND u.hide_from_team = 0`)
 	if err != nil {
@@ -158,7 +158,7 @@ func (db *DB) TeamCardStates(ctx context.Context) (map[int64]map[string]srs.Card
 // (undone ones excluded, study and mock alike) to each card they have answered.
 func (db *DB) TeamLastRatings(ctx context.Context) (map[int64]map[string]int, error) {
 	// SQLite takes the bare column rating from the row holding max(id).
-	rows, err := db.r.QueryContext(ctx, `SELECT l.user_id, l.card_id, l.rating, max(l.id)
+	rows, err := db.query(ctx, `SELECT l.user_id, l.card_id, l.rating, max(l.id)
 		FROM review_log l JOIN users u ON u.id = l.user_id
 		WHERE l.undone = 0 AND u.disabled = 0 AND u.hide_from_team = 0
 		GROUP BY l.user_id, l.card_id`)

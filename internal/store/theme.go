@@ -21,7 +21,7 @@ func ValidTheme(t string) bool { return t == ThemeSystem || t == ThemeLight || t
 // Theme returns the user's theme, ThemeSystem when they never chose one.
 func (db *DB) Theme(ctx context.Context, userID int64) (string, error) {
 	var t string
-	err := db.r.QueryRowContext(ctx, "SELECT theme FROM user_theme WHERE user_id = ?", userID).Scan(&t)
+	err := db.queryRow(ctx, "SELECT theme FROM user_theme WHERE user_id = ?", userID).Scan(&t)
 	if errors.Is(err, sql.ErrNoRows) {
 		return ThemeSystem, nil
 	}

@@ -103,18 +103,18 @@ func createUser(ctx context.Context, tx *sql.Tx, username, passwordHash, role st
 // CountUsers returns how many accounts exist (zero means first-run setup is open).
 func (db *DB) CountUsers(ctx context.Context) (int, error) {
 	var n int
-	err := db.r.QueryRowContext(ctx, "SELECT count(*) FROM users").Scan(&n)
+	err := db.queryRow(ctx, "SELECT count(*) FROM users").Scan(&n)
 	return n, err
 }
 
 // UserByName looks an account up by name, case-insensitively.
 func (db *DB) UserByName(ctx context.Context, username string) (*User, error) {
-	return scanUser(db.r.QueryRowContext(ctx, "SELECT "+userCols+" FROM users WHERE username = ?", username))
+	return scanUser(db.queryRow(ctx, "SELECT "+userCols+" FROM users WHERE username = ?", username))
 }
 
 // UserByID looks an account up by id.
 func (db *DB) UserByID(ctx context.Context, id int64) (*User, error) {
-	return scanUser(db.r.QueryRowContext(ctx, "SELECT "+userCols+" FROM users WHERE id = ?", id))
+	return scanUser(db.queryRow(ctx, "SELECT "+userCols+" FROM users WHERE id = ?", id))
 }
 
 // Users lists every account by name.
@@ -123,7 +123,7 @@ func (db *DB) Users(ctx context.Context) ([]*User, error) {
 }
 
 func (db *DB) queryUsers(ctx context.Context, q string, args ...any) ([]*User, error) {
-	rows, err := db.r.QueryContext(ctx, q, args...)
+	rows, err := db.query(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
