@@ -17,6 +17,19 @@ const axePath = "axe/node_modules/axe-core/axe.min.js"
 // finding. Without axe-core installed it skips locally and fails under CI.
 func CheckA11y(ctx context.Context, t testing.TB, what string) {
 	t.Helper()
+	runAxe(ctx, t, what, `v.impact === 'serious' || v.impact === 'critical'`)
+}
+
+// CheckA11yAll is CheckA11y failing on a finding of any impact, minor ones included.
+func CheckA11yAll(ctx context.Context, t testing.TB, what string) {
+	t.Helper()
+	runAxe(ctx, t, what, `true`)
+}
+
+// runAxe injects axe-core (once per page) and reports the violations that keep (a JavaScript
+// expression over v) selects.
+func runAxe(ctx context.Context, t testing.TB, what, keep string) {
+	t.Helper()
 	src, err := os.ReadFile(axePath)
 	if err != nil {
 		if os.Getenv("CI") != "" {
@@ -25,11 +38,13 @@ func CheckA11y(ctx context.Context, t testing.TB, what string) {
 		t.Logf("skipping accessibility check of %s: %s not installed (cd e2e/axe && npm install)", what, axePath)
 		return
 	}
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](string(src))); err != nil {
-		t.Fatalf("inject axe-core: %v", err)
+	if loaded, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`typeof axe !== 'undefined'`)); !loaded {
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](string(src))); err != nil {
+			t.Fatalf("inject axe-core: %v", err)
+		}
 	}
 	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](
-		`axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))`,
+		`axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.filter(v => `+keep+`).map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))`,
 		chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatalf("run axe-core on %s: %v", what, err)

@@ -33,7 +33,8 @@ var md = goldmark.New(
 	// No html.WithUnsafe: raw HTML never reaches the page; escapeRawHTML shows it as text instead.
 	goldmark.WithRendererOptions(
 		html.WithXHTML(),
-		renderer.WithNodeRenderers(util.Prioritized(escapeRawHTML{}, 100), util.Prioritized(highlightCode{}, 100)),
+		renderer.WithNodeRenderers(util.Prioritized(escapeRawHTML{}, 100), util.Prioritized(highlightCode{}, 100),
+			util.Prioritized(newEmptyCorner(), 100)), // tablecell.go
 	),
 )
 

@@ -157,7 +157,7 @@ func Admin(p Page, a AdminPage) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if len(a.Invites) > 0 {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "<h3>Recent invites</h3><div class=\"scroll\"><table id=\"invites\"><thead><tr><th>Role</th><th>Created by</th><th>Expires</th><th>Status</th></tr></thead> <tbody>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "<h3>Recent invites</h3><div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Recent invites, scrollable\"><table id=\"invites\"><thead><tr><th>Role</th><th>Created by</th><th>Expires</th><th>Status</th></tr></thead> <tbody>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -224,7 +224,7 @@ func Admin(p Page, a AdminPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "</section><section class=\"block\" id=\"users\"><h2>Users</h2><div class=\"scroll\"><table><thead><tr><th>Name</th><th>Role</th><th>Since</th><th>Status</th><th>Actions</th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "</section><section class=\"block\" id=\"users\"><h2>Users</h2><div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Users, scrollable\"><table><thead><tr><th>Name</th><th>Role</th><th>Since</th><th>Status</th><th>Actions</th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -184,7 +184,7 @@ func Stats(p Page, v StatsPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "). Hover or tap a square for the day.</p><div class=\"scroll scroll-end\"><svg class=\"heatmap\" id=\"heatmap\" width=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "). Hover or tap a square for the day.</p><div class=\"scroll scroll-end\" tabindex=\"0\" role=\"region\" aria-label=\"Answers per day, scrollable\"><svg class=\"heatmap\" id=\"heatmap\" width=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -418,7 +418,7 @@ func Stats(p Page, v StatsPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, ".</p><p class=\"muted small\">Cards already overdue count today. New cards are not in the forecast.</p><div class=\"scroll\"><svg class=\"forecast\" id=\"forecast\" width=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, ".</p><p class=\"muted small\">Cards already overdue count today. New cards are not in the forecast.</p><div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Due forecast, scrollable\"><svg class=\"forecast\" id=\"forecast\" width=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -125,7 +125,7 @@ func Team(p Page, t TeamPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			} else {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "<h2>Activity</h2><div class=\"scroll\"><table id=\"team-members\"><thead><tr><th scope=\"col\">Member</th><th scope=\"col\" class=\"num\">Reviews, 7 days</th><th scope=\"col\" class=\"num\">Reviews, 30 days</th><th scope=\"col\" class=\"num\">Streak (days)</th><th scope=\"col\" class=\"num\">Cards mastered</th><th scope=\"col\" class=\"num\">Mock interviews</th><th scope=\"col\" class=\"num\">Mock average</th></tr></thead> <tbody>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "<h2>Activity</h2><div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Team activity table, scrollable\"><table id=\"team-members\"><thead><tr><th scope=\"col\">Member</th><th scope=\"col\" class=\"num\">Reviews, 7 days</th><th scope=\"col\" class=\"num\">Reviews, 30 days</th><th scope=\"col\" class=\"num\">Streak (days)</th><th scope=\"col\" class=\"num\">Cards mastered</th><th scope=\"col\" class=\"num\">Mock interviews</th><th scope=\"col\" class=\"num\">Mock average</th></tr></thead> <tbody>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -305,9 +305,9 @@ func Team(p Page, t TeamPage) templ.Component {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var14 string
-						templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprintf("recall %d %% from %d of %d members", c.RecallPct, c.Studied, c.Of))
+						templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprintf("recall %d %% from %d of %s", c.RecallPct, c.Studied, plural(c.Of, "member")))
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/views/team.templ`, Line: 124, Col: 110}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/views/team.templ`, Line: 124, Col: 120}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 						if templ_7745c5c3_Err != nil {
@@ -336,7 +336,7 @@ func Team(p Page, t TeamPage) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, " <h2>Deck coverage</h2><p class=\"legend\" aria-hidden=\"true\"><span class=\"cov b0\">&lt;50</span> <span class=\"cov b1\">50–69</span> <span class=\"cov b2\">70–79</span> <span class=\"cov b3\">80–89</span> <span class=\"cov b4\">90+</span> <span class=\"cov unseen\">–</span> chance of recall now, %; – not studied</p><div class=\"scroll\"><table id=\"coverage\" class=\"coverage\"><thead><tr><th scope=\"col\">Card</th>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, " <h2>Deck coverage</h2><p class=\"legend\" aria-hidden=\"true\"><span class=\"cov b0\">&lt;50</span> <span class=\"cov b1\">50–69</span> <span class=\"cov b2\">70–79</span> <span class=\"cov b3\">80–89</span> <span class=\"cov b4\">90+</span> <span class=\"cov unseen\">–</span> chance of recall now, %; – not studied</p><div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Deck coverage table, scrollable\"><table id=\"coverage\" class=\"coverage\"><thead><tr><th scope=\"col\">Card</th>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -58,6 +58,17 @@
 
   // Charts that grow to the right (the year heatmap) open scrolled to today on narrow screens.
   document.querySelectorAll(".scroll-end").forEach(function (el) { el.scrollLeft = el.scrollWidth; });
+  // A box that scrolls sideways must be reachable with the keyboard (arrow keys scroll it).
+  // Boxes inside a closed disclosure have no width yet: they are looked at again when it opens.
+  function focusScrollers(root) {
+    root.querySelectorAll(".scroll:not([tabindex]), pre:not([tabindex]), .prose table:not([tabindex]), .panel table:not([tabindex])").forEach(function (el) {
+      if (el.scrollWidth > el.clientWidth) el.tabIndex = 0;
+    });
+  }
+  focusScrollers(document);
+  document.addEventListener("toggle", function (e) {
+    if (e.target.tagName === "DETAILS" && e.target.open) focusScrollers(e.target);
+  }, true);
 
   // Keyboard help.
   var shared = [["?", "show or hide this list of keys"], ["/", "search (focus the search box)"], ["Esc", "close this list or the menu"]];

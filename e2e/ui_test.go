@@ -1,0 +1,278 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"github.com/rehearse/rehearse/content"
+	"github.com/rehearse/rehearse/internal/deck"
+)
+
+// The layouts every page must work in: a phone held upright and a laptop.
+var uiSizes = []struct {
+	name string
+	w, h int64
+}{{"390x844", 390, 844}, {"1280x800", 1280, 800}}
+
+// uiPage is a page to check: where to go and what to do there first.
+type uiPage struct {
+	name string
+	open func(ctx context.Context, t *testing.T, base string)
+}
+
+// setTheme makes the browser prefer a colour scheme, as a device in dark mode would.
+func setTheme(ctx context.Context, t *testing.T, scheme string) {
+	t.Helper()
+	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+		return err
+	}))
+	if err != nil {
+		t.Fatalf("emulate %s: %v", scheme, err)
+	}
+}
+
+func visit(path string, waitID string) func(context.Context, *testing.T, string) {
+	return func(ctx context.Context, t *testing.T, base string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+path), chromedp.WaitVisible(chromedp.ID(waitID))); err != nil {
+			t.Fatalf("open %s: %v", path, err)
+		}
+	}
+}
+
+// TestUIEveryPageBothSizesBothThemes opens every page at phone and desktop size in the light and
+// the dark theme and checks: no sideways scrolling of the page itself, a one-row header no taller
+// than 64 px, a dark background in dark mode, no axe-core violation of any impact (contrast
+// included), and on the revealed study page a rating bar on screen and at most a fifth of its
+// height. With UI_SHOTS=DIR it also saves a full-page screenshot of each.
+func TestUIEveryPageBothSizesBothThemes(t *testing.T) {
+	dir := t.TempDir()
+	AddUser(t, dir, "uma", "ui-pages-pass", true)
+	app := StartApp(t, dir)
+	ctx := Browser(t)
+	Login(ctx, t, app.URL, "uma", "ui-pages-pass")
+	d, err := deck.Load(content.FS, deck.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	topic := d.Topics()[0]
+	shots := os.Getenv("UI_SHOTS")
+
+	pages := []uiPage{
+		{"home", visit("/", "topics")},
+		{"topic", visit("/topics/"+topic.Slug, "main")},
+		{"card", visit("/cards/"+topic.Cards[0].ID, "question")},
+		{"search", visit("/search?q=rebalnce+storm", "results")},
+		{"study-front", visit("/study", "reveal")},
+		{"study-revealed", func(ctx context.Context, t *testing.T, base string) {
+			visit("/study", "reveal")(ctx, t, base)
+			if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("reveal")), chromedp.WaitVisible(chromedp.ID("rate-form"))); err != nil {
+				t.Fatalf("reveal: %v", err)
+			}
+		}},
+		{"stats", visit("/stats", "forecast")},
+		{"settings", visit("/settings", "settings-form")},
+		{"account", visit("/account", "appearance")},
+		{"mock-question", func(ctx context.Context, t *testing.T, base string) {
+			if err := chromedp.Do(ctx,
+				chromedp.Navigate(base+"/mock/new?seed=2026&n=1&clock=soft"),
+				chromedp.WaitVisible(chromedp.ID("mock-start")),
+				chromedp.Click(chromedp.ID("mock-start")),
+				chromedp.WaitVisible(chromedp.ID("typed")),
+			); err != nil {
+				t.Fatalf("start a mock: %v", err)
+			}
+		}},
+		{"mock-check", func(ctx context.Context, t *testing.T, base string) {
+			if err := chromedp.Do(ctx,
+				chromedp.SendKeys(chromedp.ID("typed"), "Every member gives up its partitions and the group waits."),
+				chromedp.Click(chromedp.ID("answer-submit")),
+				chromedp.WaitVisible(chromedp.ID("mock-review")),
+			); err != nil {
+				t.Fatalf("answer the mock question: %v", err)
+			}
+		}},
+		{"mock-summary", func(ctx context.Context, t *testing.T, base string) {
+			if err := chromedp.Do(ctx, chromedp.KeyEvent("3"), chromedp.WaitVisible(chromedp.ID("overall-score"))); err != nil {
+				t.Fatalf("rate the mock answer: %v", err)
+			}
+		}},
+		{"mock-history", visit("/mock/history", "history")},
+		{"lab", visit("/sim", "main")},
+		{"team", visit("/team", "main")},
+		{"admin", visit("/admin", "main")},
+		{"import", visit("/admin/import", "main")},
+	}
+
+	for _, size := range uiSizes {
+		for _, scheme := range []string{"light", "dark"} {
+			t.Run(size.name+"-"+scheme, func(t *testing.T) {
+				if err := chromedp.Do(ctx, chromedp.EmulateViewport(size.w, size.h)); err != nil {
+					t.Fatal(err)
+				}
+				setTheme(ctx, t, scheme)
+				for _, p := range pages {
+					p.open(ctx, t, app.URL)
+					// Open every disclosure so what hides behind them is checked too.
+					Eval[bool](ctx, t, `(document.querySelectorAll('details').forEach(d => d.open = true), true)`)
+					what := fmt.Sprintf("%s at %s, %s", p.name, size.name, scheme)
+					checkLayout(ctx, t, what, size.h, scheme == "dark")
+					if p.name == "study-revealed" {
+						checkRatingBar(ctx, t, what)
+					}
+					CheckA11yAll(ctx, t, what)
+					if shots != "" {
+						saveShot(ctx, t, filepath.Join(shots, fmt.Sprintf("%s-%s-%s.png", p.name, size.name, scheme)))
+					}
+				}
+			})
+		}
+	}
+}
+
+// checkLayout: the page never scrolls sideways, the header is one row, and the background
+// follows the theme.
+func checkLayout(ctx context.Context, t *testing.T, what string, viewH int64, dark bool) {
+	t.Helper()
+	if over := Eval[int](ctx, t, `document.documentElement.scrollWidth - document.documentElement.clientWidth`); over > 0 {
+		wide := Eval[string](ctx, t, `(() => { const w = document.documentElement.clientWidth; const out = [];
+			for (const el of document.querySelectorAll('body *')) { const r = el.getBoundingClientRect();
+				if (r.right > w + 1 && out.length < 3) out.push(el.tagName + (el.id ? '#' + el.id : '') + '.' + el.className); }
+			return out.join(', '); })()`)
+		t.Errorf("%s: the page scrolls sideways by %d px (too wide: %s)", what, over, wide)
+	}
+	if h := Eval[float64](ctx, t, `document.querySelector('header.top').getBoundingClientRect().height`); h > 64 {
+		t.Errorf("%s: the header is %.0f px tall, want at most 64", what, h)
+	}
+	lum := Eval[float64](ctx, t, `(() => { const m = getComputedStyle(document.body).backgroundColor.match(/[\d.]+/g).map(Number);
+		const c = m[3] === 0 ? getComputedStyle(document.documentElement).backgroundColor.match(/[\d.]+/g).map(Number) : m;
+		return (0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]) / 255; })()`)
+	if dark && lum > 0.2 {
+		t.Errorf("%s: the background is light (luminance %.2f) in dark mode", what, lum)
+	}
+	if !dark && lum < 0.8 {
+		t.Errorf("%s: the background is dark (luminance %.2f) in light mode", what, lum)
+	}
+}
+
+// checkRatingBar: after the reveal, the four rating buttons sit in one row, on screen, in at most
+// a fifth of the viewport's height.
+func checkRatingBar(ctx context.Context, t *testing.T, what string) {
+	t.Helper()
+	bar := Eval[[]float64](ctx, t, `(() => { const r = document.getElementById('rate-form').getBoundingClientRect();
+		const tops = [...document.querySelectorAll('#rate-form .rate')].map(b => Math.round(b.getBoundingClientRect().top));
+		return [r.top, r.bottom, r.height, window.innerHeight, new Set(tops).size, tops.length]; })()`)
+	top, bottom, height, view, rows, buttons := bar[0], bar[1], bar[2], bar[3], bar[4], bar[5]
+	if height > 0.2*view {
+		t.Errorf("%s: the rating bar is %.0f px tall, more than 20 %% of %.0f", what, height, view)
+	}
+	if top < 0 || bottom > view+1 {
+		t.Errorf("%s: the rating bar is off screen (%.0f–%.0f of %.0f)", what, top, bottom, view)
+	}
+	if buttons != 4 || rows != 1 {
+		t.Errorf("%s: %v rating buttons in %v rows, want 4 in one row", what, buttons, rows)
+	}
+}
+
+func saveShot(ctx context.Context, t *testing.T, path string) {
+	t.Helper()
+	buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestUIThemeToggleAndKeyHelp: the header button switches the theme at once, the choice is
+// saved for the account (a fresh browser session gets it from the server), and "?" opens a
+// dialog that lists the shared keys and those the page declares.
+func TestUIThemeToggleAndKeyHelp(t *testing.T) {
+	dir := t.TempDir()
+	AddUser(t, dir, "tia", "toggle-pass-1", false)
+	app := StartApp(t, dir)
+	ctx := Browser(t)
+	setTheme(ctx, t, "light")
+	Login(ctx, t, app.URL, "tia", "toggle-pass-1")
+	bg := func() string { return Eval[string](ctx, t, `getComputedStyle(document.documentElement).backgroundColor`) }
+	light := bg()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("theme-toggle"))); err != nil {
+		t.Fatal(err)
+	}
+	if th := Eval[string](ctx, t, `document.documentElement.dataset.theme`); th != "dark" || bg() == light {
+		t.Fatalf("after the toggle: data-theme=%q, background %s (light was %s)", th, bg(), light)
+	}
+	// The server saved it: drop this device's memory and reload.
+	Eval[bool](ctx, t, `(localStorage.clear(), true)`)
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/account"), chromedp.WaitVisible(chromedp.ID("appearance"))); err != nil {
+		t.Fatal(err)
+	}
+	if th := Eval[string](ctx, t, `document.documentElement.dataset.theme || ''`); th != "dark" {
+		t.Fatalf("after reload with storage cleared: data-theme=%q, want dark from the account", th)
+	}
+	if !Eval[bool](ctx, t, `document.getElementById('theme-dark').checked`) {
+		t.Fatal("the account page does not show dark as the saved theme")
+	}
+
+	// Keyboard help lists the shared keys.
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/"), chromedp.WaitVisible(chromedp.ID("topics")), chromedp.KeyEvent("?"),
+		chromedp.WaitVisible(chromedp.ID("keyhelp"))); err != nil {
+		t.Fatalf("open the key help: %v", err)
+	}
+	text := Eval[string](ctx, t, `document.getElementById('keyhelp').innerText`)
+	for _, want := range []string{"Keyboard shortcuts", "search", "show or hide this list"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("key help lacks %q: %q", want, text)
+		}
+	}
+	CheckA11yAll(ctx, t, "key help dialog")
+	if err := chromedp.Do(ctx, chromedp.KeyEvent("?"), chromedp.WaitNotPresent(chromedp.ID("keyhelp"))); err != nil {
+		t.Fatalf("close the key help with ?: %v", err)
+	}
+	// A page's own keys, declared with data-keys, are listed too (the study page declares its own).
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/study"), chromedp.WaitVisible(chromedp.ID("reveal"))); err != nil {
+		t.Fatal(err)
+	}
+	declared := Eval[string](ctx, t, `[...document.querySelectorAll('[data-keys]')].map(e => e.dataset.keys).join(';')`)
+	if declared != "" {
+		if err := chromedp.Do(ctx, chromedp.KeyEvent("?"), chromedp.WaitVisible(chromedp.ID("keyhelp"))); err != nil {
+			t.Fatal(err)
+		}
+		text := Eval[string](ctx, t, `document.getElementById('keyhelp').innerText`)
+		for _, pair := range strings.Split(declared, ";") {
+			if k, what, ok := strings.Cut(pair, "="); ok && !strings.Contains(text, strings.TrimSpace(what)) {
+				t.Errorf("key help lacks the page's key %q (%s): %q", k, what, text)
+			}
+		}
+	} else {
+		t.Log("the study page declares no data-keys yet: only the shared keys are listed there")
+	}
+
+	// On a phone the navigation folds into a menu that opens and shows every link.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(app.URL+"/"), chromedp.WaitVisible(chromedp.ID("nav-toggle"))); err != nil {
+		t.Fatal(err)
+	}
+	if Eval[bool](ctx, t, `getComputedStyle(document.getElementById('nav')).display !== 'none'`) {
+		t.Fatal("the phone menu is open before it is asked for")
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("nav-toggle")), chromedp.WaitVisible(chromedp.ID("logout"))); err != nil {
+		t.Fatalf("open the menu: %v", err)
+	}
+	if Eval[string](ctx, t, `document.getElementById('nav-toggle').getAttribute('aria-expanded')`) != "true" {
+		t.Fatal("the menu button does not say it is expanded")
+	}
+}
