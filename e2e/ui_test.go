@@ -208,7 +208,9 @@ func TestUIThemeToggleAndKeyHelp(t *testing.T) {
 	ctx := Browser(t)
 	setTheme(ctx, t, "light")
 	Login(ctx, t, app.URL, "tia", "toggle-pass-1")
-	bg := func() string { return Eval[string](ctx, t, `getComputedStyle(document.documentElement).backgroundColor`) }
+	bg := func() string {
+		return Eval[string](ctx, t, `getComputedStyle(document.documentElement).backgroundColor`)
+	}
 	light := bg()
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("theme-toggle"))); err != nil {
 		t.Fatal(err)
