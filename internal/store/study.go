@@ -182,16 +182,14 @@ func scanReview(row interface{ Scan(...any) error }) (Review, error) {
 
 // LastStudyReview returns the answer UndoLast would undo, or ErrNotFound.
 func (db *DB) LastStudyReview(ctx context.Context, userID int64) (Review, error) {
-	return lastStudyReview(ctx, db.r, userID)
+	return scanReview(db.queryRow(ctx, lastStudyReviewSQL, userID))
 }
 
-type querier interface {
-	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
-}
+var lastStudyReviewSQL = `SELECT ` + reviewCols + ` FROM review_log
+	WHERE user_id = ? AND mode = 'study' AND undone = 0 ORDER BY id DESC LIMIT 1`
 
-func lastStudyReview(ctx context.Context, q querier, userID int64) (Review, error) {
-	return scanReview(q.QueryRowContext(ctx, `SELECT `+reviewCols+` FROM review_log
-		WHERE user_id = ? AND mode = 'study' AND undone = 0 ORDER BY id DESC LIMIT 1`, userID))
+func lastStudyReview(ctx context.Context, tx *sql.Tx, userID int64) (Review, error) {
+	return scanReview(tx.QueryRowContext(ctx, lastStudyReviewSQL, userID))
 }
 
 // UndoLast undoes the user's latest study answer that is not undone yet: the card gets back
