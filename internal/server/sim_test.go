@@ -437,6 +437,13 @@ func TestSimEveryContentCard(t *testing.T) {
 			continue
 		}
 		if c.Sim == nil {
+			// A card the simulator cannot illustrate says why, in its explanation.
+			if !strings.Contains(c.Explanation.Text, "No simulation:") {
+				t.Errorf("%s: no simulation and no note saying why", c.ID)
+			}
+			if doc.Find("#simulation").Length() != 0 {
+				t.Errorf("%s: a simulation section without a simulation", c.ID)
+			}
 			continue
 		}
 		withSim++
@@ -451,8 +458,8 @@ func TestSimEveryContentCard(t *testing.T) {
 			t.Errorf("%s: %d metric columns, want %d", c.ID, n-1, want)
 		}
 	}
-	if withSim == 0 || withSim != d.Len() {
-		t.Errorf("%d of %d cards have a simulation; every card should", withSim, d.Len())
+	if withSim < d.Len()*3/4 {
+		t.Errorf("only %d of %d cards have a simulation", withSim, d.Len())
 	}
 }
 
