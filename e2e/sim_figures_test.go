@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/emulation"
@@ -94,6 +95,43 @@ func TestSimFigures(t *testing.T) {
 			}
 		})
 	}
+	// The lab: rows show only the fields their event uses, and are added and removed in place;
+	// the scrubber's moment goes into the address.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(app.URL+"/sim?preset=consumer-join"), chromedp.WaitVisible(chromedp.ID("ev-add"))); err != nil {
+		t.Fatalf("lab: %v", err)
+	}
+	visible := func(sel string) bool {
+		return Eval[bool](ctx, t, `(() => { const el = document.querySelector('`+sel+`'); return !!el && el.offsetParent !== null })()`)
+	}
+	rows := func() int { return Eval[int](ctx, t, `document.querySelectorAll('.sim-event').length`) }
+	if n := rows(); n != 2 || !visible("#e0member") || visible("#e0down") || visible("#e0value") {
+		t.Errorf("join row: %d rows, member shown %v, down shown %v", n, visible("#e0member"), visible("#e0down"))
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("ev-add"))); err != nil {
+		t.Fatal(err)
+	}
+	if n := rows(); n != 3 {
+		t.Errorf("after adding: %d rows, want 3", n)
+	}
+	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("e2type"), "restart")); err != nil {
+		t.Fatal(err)
+	}
+	Eval[bool](ctx, t, `document.getElementById('e2type').dispatchEvent(new Event('change')), true`)
+	if !visible("#e2down") || visible("#e2interval") {
+		t.Error("a restart row should show down and hide interval")
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#ev2 .ev-remove"))); err != nil {
+		t.Fatal(err)
+	}
+	if n := rows(); n != 2 {
+		t.Errorf("after removing: %d rows, want 2", n)
+	}
+	Eval[bool](ctx, t, `(() => { const r = document.getElementById('t'); r.value = '10.4'; r.dispatchEvent(new Event('input')); r.dispatchEvent(new Event('change')); return true })()`)
+	if u := Eval[string](ctx, t, `location.search`); !strings.Contains(u, "t=10.4") {
+		t.Errorf("the scrubber's moment is not in the address: %s", u)
+	}
+	noSideways(t, ctx)
+
 	// Without JavaScript the step view is an ordered list of every round, all visible.
 	if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
 		t.Fatal(err)

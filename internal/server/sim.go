@@ -49,6 +49,8 @@ func (s *Server) initSim() {
 
 func (s *Server) simRoutes(r chi.Router) {
 	r.Get("/sim", s.simLab)
+	r.Post("/sim/share", s.simShare) // sim_share.go
+	r.Get("/sim/s/{id}", s.simShared)
 	r.Post("/api/sim", s.simAPI) // sim_api.go
 }
 

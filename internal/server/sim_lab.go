@@ -16,7 +16,7 @@ import (
 )
 
 const (
-	labEventRows    = 5
+	labMaxEventRows = 20 // rows read from a query; the engine's own event limit still applies
 	labDefault      = "consumer-join"
 	labMaxConnector = 50
 )
@@ -24,9 +24,12 @@ const (
 // simLab serves the lab. Without a submitted form it loads a preset (the default one when
 // none is named); a submitted form is parsed, validated and run. It is GET throughout, so the
 // URL carries the scenario.
-func (s *Server) simLab(w http.ResponseWriter, r *http.Request) {
+func (s *Server) simLab(w http.ResponseWriter, r *http.Request) { s.renderLab(w, r, "") }
+
+// renderLab is the lab for r's query; short is the page's short link when it was opened by one.
+func (s *Server) renderLab(w http.ResponseWriter, r *http.Request, short string) {
 	q := r.URL.Query()
-	v := views.SimLabPage{Presets: rebalance.Presets(), Preset: q.Get("preset")}
+	v := views.SimLabPage{Presets: rebalance.Presets(), Preset: q.Get("preset"), ShortURL: short}
 	var form views.SimForm
 	if q.Has("kind") {
 		form = formFromQuery(q)
@@ -67,6 +70,7 @@ func (s *Server) simLab(w http.ResponseWriter, r *http.Request) {
 			v.Comparison = &cmp
 			b, _ := json.MarshalIndent(scs[0], "", "  ")
 			v.JSON, v.JSONLabel = string(b), labels[0]
+			v.ShareQuery = labShareQuery(form, q.Get("t")).Encode()
 		}
 	}
 	p := s.page(r, "Rebalance lab", "sim.js")
@@ -117,9 +121,19 @@ func formFromQuery(q url.Values) views.SimForm {
 	for _, p := range q["p"] {
 		f.Protocols[p] = true
 	}
-	for i := range labEventRows {
+	// Rows keep the index they were submitted with, so a message finds its field; a row set to
+	// "(none)" is dropped, and one blank row follows for adding an event without script.
+	next := 0
+	for i := range labMaxEventRows {
 		k := func(n string) string { return q.Get(fmt.Sprintf("e%d%s", i, n)) }
-		f.Events = append(f.Events, views.SimEventRow{Type: k("type"), At: k("at"), Member: k("member"), Down: k("down"), Interval: k("interval"), Count: k("count"), Value: k("value")})
+		if k("type") == "" {
+			continue
+		}
+		f.Events = append(f.Events, views.SimEventRow{N: i, Type: k("type"), At: k("at"), Member: k("member"), Down: k("down"), Interval: k("interval"), Count: k("count"), Value: k("value")})
+		next = i + 1
+	}
+	if next < labMaxEventRows {
+		f.Events = append(f.Events, views.SimEventRow{N: next})
 	}
 	return f
 }
@@ -142,10 +156,10 @@ func formFromScenario(sc rebalance.Scenario) views.SimForm {
 		}
 	}
 	for _, e := range sc.Events {
-		if len(f.Events) == labEventRows {
+		if len(f.Events) == labMaxEventRows-1 {
 			break
 		}
-		row := views.SimEventRow{Type: e.Type, At: secStr(e.AtMS), Member: e.Member, Down: secOpt(e.DownMS), Interval: secOpt(e.IntervalMS)}
+		row := views.SimEventRow{N: len(f.Events), Type: e.Type, At: secStr(e.AtMS), Member: e.Member, Down: secOpt(e.DownMS), Interval: secOpt(e.IntervalMS)}
 		if e.Count > 0 {
 			row.Count = strconv.Itoa(e.Count)
 		}
@@ -159,9 +173,7 @@ func formFromScenario(sc rebalance.Scenario) views.SimForm {
 		}
 		f.Events = append(f.Events, row)
 	}
-	for len(f.Events) < labEventRows {
-		f.Events = append(f.Events, views.SimEventRow{})
-	}
+	f.Events = append(f.Events, views.SimEventRow{N: len(f.Events)})
 	return f
 }
 
@@ -253,9 +265,19 @@ func scenariosFromForm(f views.SimForm, lim rebalance.Limits) ([]string, []rebal
 		ScheduledRebalanceMaxDelayMS: msField("scheduled", f.Scheduled, 24*3600),
 	}
 	rowOf := map[int]int{} // scenario event index → form row
-	for i, e := range f.Events {
+	for _, e := range f.Events {
 		if e.Type == "" {
 			continue
+		}
+		i := e.N
+		uses := views.EventFieldUse(e.Type) // fields that do not apply are ignored, not errors
+		if !uses["member"] {
+			e.Member = ""
+		}
+		for field, v := range map[string]*string{"down": &e.Down, "interval": &e.Interval, "count": &e.Count, "value": &e.Value} {
+			if !uses[field] {
+				*v = ""
+			}
 		}
 		name := func(s string) string { return fmt.Sprintf("e%d%s", i, s) }
 		ev := rebalance.Event{Type: e.Type, Member: strings.TrimSpace(e.Member)}
@@ -284,10 +306,6 @@ func scenariosFromForm(f views.SimForm, lim rebalance.Limits) ([]string, []rebal
 				ev.DurationMS = *d
 			} else {
 				errs.add(name("value"), "Required: how long the poll loop is stuck, in seconds.")
-			}
-		default:
-			if strings.TrimSpace(e.Value) != "" {
-				errs.add(name("value"), "Only for a config change or a slow poll.")
 			}
 		}
 		rowOf[len(sc.Events)] = i

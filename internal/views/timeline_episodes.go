@@ -13,8 +13,19 @@ import (
 // one used everywhere (caption, tooltips, rounds table, step view), see docs/card-format.md.
 const episodeSlackMS = 50
 
-// MaxCloseups caps the close-ups drawn per variant; later episodes are listed in text.
+// MaxCloseups caps the close-ups drawn per variant; the other episodes are listed in text.
 const MaxCloseups = 3
+
+// closeupEpisodes picks the episodes that get a close-up: all when they fit, else the first
+// ones and the last, since a run usually ends in its settled state (a migration's final,
+// cooperative rounds; a rolling restart's last member back).
+func closeupEpisodes(eps []Episode) []Episode {
+	if len(eps) <= MaxCloseups {
+		return eps
+	}
+	out := append([]Episode{}, eps[:MaxCloseups-1]...)
+	return append(out, eps[len(eps)-1])
+}
 
 // Episode is one rebalance episode of a run.
 type Episode struct {

@@ -161,7 +161,7 @@ func variantFigure(v SimVariant) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var10 string
-			templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(v.Episodes[k].Trigger)
+			templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(v.CloseEps[k].Trigger)
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/views/timeline_figure.templ`, Line: 22, Col: 122}
 			}
@@ -174,7 +174,7 @@ func variantFigure(v SimVariant) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var11 string
-			templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(Secs(v.Episodes[k].FromMS))
+			templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(Secs(v.CloseEps[k].FromMS))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/views/timeline_figure.templ`, Line: 22, Col: 154}
 			}
@@ -187,7 +187,7 @@ func variantFigure(v SimVariant) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var12 string
-			templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(Secs(v.Episodes[k].ToMS))
+			templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(Secs(v.CloseEps[k].ToMS))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/views/timeline_figure.templ`, Line: 22, Col: 186}
 			}
@@ -220,15 +220,15 @@ func variantFigure(v SimVariant) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		if len(v.Episodes) > len(v.Closeups) {
+		if len(v.OtherEps) > 0 {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<p class=\"muted small sim-more\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var13 string
-			templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprintf("%d more episodes without a close-up:", len(v.Episodes)-len(v.Closeups)))
+			templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprintf("%d more episodes without a close-up:", len(v.OtherEps)))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/views/timeline_figure.templ`, Line: 34, Col: 90}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/views/timeline_figure.templ`, Line: 34, Col: 74}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 			if templ_7745c5c3_Err != nil {
@@ -238,7 +238,7 @@ func variantFigure(v SimVariant) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			for _, ep := range v.Episodes[len(v.Closeups):] {
+			for _, ep := range v.OtherEps {
 				var templ_7745c5c3_Var14 string
 				templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprintf(" %d (%s, %s, %s);", ep.N, ep.Trigger, Secs(ep.FromMS), plural(len(ep.Rounds), "round")))
 				if templ_7745c5c3_Err != nil {

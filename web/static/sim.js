@@ -111,6 +111,54 @@
     pick(eps.some(function (e) { return e.n === want; }) ? want : eps[0].n);
   });
 
+  // The lab's event rows: only the fields the chosen type uses are shown (the server ignores
+  // the others anyway), and rows can be added and removed in place.
+  function fitRow(row) {
+    var type = row.querySelector('select').value;
+    row.querySelectorAll('[data-for]').forEach(function (f) {
+      var uses = f.dataset.for.split(' ');
+      f.hidden = !type || (uses.indexOf('all') < 0 && uses.indexOf(type) < 0);
+    });
+  }
+  function wireRow(row) {
+    row.querySelector('select').addEventListener('change', function () { fitRow(row); });
+    var rm = row.querySelector('.ev-remove');
+    rm.hidden = false;
+    rm.addEventListener('click', function () {
+      var next = row.nextElementSibling && row.nextElementSibling.querySelector('select');
+      row.remove();
+      if (next) next.focus();
+    });
+    fitRow(row);
+  }
+  var addBtn = document.getElementById('ev-add');
+  if (addBtn) {
+    document.querySelectorAll('.sim-event').forEach(wireRow);
+    addBtn.hidden = false;
+    addBtn.addEventListener('click', function () {
+      var rows = document.querySelectorAll('.sim-event');
+      var last = rows[rows.length - 1];
+      if (!last) return;
+      var n = 0;
+      rows.forEach(function (r) { n = Math.max(n, +r.dataset.n + 1); });
+      var row = last.cloneNode(true);
+      row.id = 'ev' + n;
+      row.dataset.n = n;
+      row.querySelectorAll('[id],[name],[for],[aria-describedby]').forEach(function (el) {
+        ['id', 'name', 'for', 'aria-describedby'].forEach(function (a) {
+          var v = el.getAttribute(a);
+          if (v) el.setAttribute(a, v.replace(/^e\d+/, 'e' + n));
+        });
+      });
+      row.querySelectorAll('input').forEach(function (i) { i.value = ''; i.removeAttribute('aria-invalid'); });
+      row.querySelectorAll('.field-error').forEach(function (e) { e.remove(); });
+      row.querySelector('select').value = '';
+      last.parentNode.insertBefore(row, last.nextSibling);
+      wireRow(row);
+      row.querySelector('select').focus();
+    });
+  }
+
   // The lab's time scrubber.
   var range = document.getElementById('t');
   var out = document.getElementById('t-out');

@@ -1,0 +1,105 @@
+package server
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/views"
+)
+
+// Short links to lab scenarios: POST /sim/share stores the lab's canonical query under a
+// content hash and redirects to /sim/s/{id}, which renders the lab from it. The same scenario
+// always gets the same id, so sharing is idempotent.
+
+const maxShareQuery = 4096
+
+var shareIDRE = regexp.MustCompile(`^[0-9a-f]{16}$`)
+
+// labShareQuery is the form as a canonical query (sorted keys, empty fields left out), plus the
+// scrubber's moment.
+func labShareQuery(f views.SimForm, t string) url.Values {
+	q := url.Values{}
+	set := func(k, v string) {
+		if v = strings.TrimSpace(v); v != "" {
+			q.Set(k, v)
+		}
+	}
+	set("kind", f.Kind)
+	for _, p := range []string{"eager", "cooperative", "consumer", "incremental"} {
+		if f.Protocols[p] {
+			q.Add("p", p)
+		}
+	}
+	if f.Static {
+		q.Set("static", "1")
+	}
+	for k, v := range map[string]string{"members": f.Members, "partitions": f.Partitions, "connectors": f.Connectors, "tasks": f.Tasks,
+		"session": f.Session, "heartbeat": f.Heartbeat, "rebalance": f.Rebalance, "initial": f.Initial, "scheduled": f.Scheduled, "duration": f.Duration} {
+		set(k, v)
+	}
+	n := 0 // events renumbered from 0 in order
+	for _, e := range f.Events {
+		if e.Type == "" {
+			continue
+		}
+		for k, v := range map[string]string{"type": e.Type, "at": e.At, "member": e.Member, "down": e.Down, "interval": e.Interval, "count": e.Count, "value": e.Value} {
+			set(fmt.Sprintf("e%d%s", n, k), v)
+		}
+		n++
+	}
+	set("t", t)
+	return q
+}
+
+// shareID is the first 64 bits of the query's SHA-256, in hex.
+func shareID(query string) string {
+	sum := sha256.Sum256([]byte(query))
+	return hex.EncodeToString(sum[:8])
+}
+
+func (s *Server) simShare(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 2*maxShareQuery)
+	raw := r.PostFormValue("q")
+	q, err := url.ParseQuery(raw)
+	if err != nil || len(raw) > maxShareQuery || q.Get("kind") == "" {
+		s.fail(w, r, errStatus(http.StatusBadRequest, fmt.Sprintf("The scenario to share (field q) must be a lab query of at most %d characters that names a kind.", maxShareQuery)))
+		return
+	}
+	canon := labShareQuery(formFromQuery(q), q.Get("t")).Encode()
+	id := shareID(canon)
+	if err := s.db.SaveSimShare(r.Context(), id, canon, s.now()); err != nil {
+		if errors.Is(err, store.ErrSharesFull) {
+			err = errStatus(http.StatusServiceUnavailable, "No more short links can be stored; share the long address instead.")
+		}
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/sim/s/"+id, http.StatusSeeOther)
+}
+
+func (s *Server) simShared(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "id")
+	if !shareIDRE.MatchString(id) {
+		s.notFound(w, r)
+		return
+	}
+	query, err := s.db.SimShare(r.Context(), id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	r2 := r.Clone(r.Context())
+	u := *r.URL
+	u.RawQuery = query
+	r2.URL = &u
+	s.renderLab(w, r2, "/sim/s/"+id)
+}
