@@ -2,6 +2,7 @@ package deckload
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"strings"
 	"testing"
@@ -47,12 +48,16 @@ func TestOverlayReplacesAndAdds(t *testing.T) {
 func TestHolderKeepsTheRunningDeckOnAFailedReload(t *testing.T) {
 	src, _ := os.ReadFile("../deck/testdata/valid/kafka/eager.md")
 	files := fstest.MapFS{"kafka/eager.md": {Data: src}}
-	load := func() (*deck.Deck, error) { return deck.Load(files, deck.Options{}) }
-	d, err := load()
+	load := func() (*Loaded, error) {
+		d, err := deck.Load(files, deck.Options{})
+		return &Loaded{Deck: d}, err
+	}
+	l, err := load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := NewHolder(d, "dir", load)
+	d := l.Deck
+	h := NewHolder(l, "dir", load)
 	files["kafka/broken.md"] = &fstest.MapFile{Data: []byte("---\nid: broken\n---\n")}
 	var list deck.ErrorList
 	if err := h.Reload(); !errors.As(err, &list) || h.Deck() != d || len(h.Status().Errors) == 0 {
@@ -65,7 +70,23 @@ func TestHolderKeepsTheRunningDeckOnAFailedReload(t *testing.T) {
 	if ok, failed := h.ReloadCounts(); ok != 1 || failed != 1 {
 		t.Errorf("reload counts ok %d failed %d", ok, failed)
 	}
-	if err := NewHolder(d, "embedded", nil).Reload(); !errors.Is(err, ErrNotReloadable) {
+	if err := NewHolder(l, "embedded", nil).Reload(); !errors.Is(err, ErrNotReloadable) {
 		t.Errorf("no loader: %v", err)
+	}
+}
+
+// A stored card that clashes with the card files is skipped with its reason; the rest loads.
+func TestLayeredSkipsStoredCardsThatNoLongerLoad(t *testing.T) {
+	src, _ := os.ReadFile("../deck/testdata/valid/kafka/eager.md")
+	base := fstest.MapFS{"kafka/eager.md": {Data: src}}
+	other := strings.Replace(string(src), "id: ", "id: other-", 1)
+	stored := map[string][]byte{"kafka/a-copy.md": src, "kafka/other.md": []byte(other)} // a-copy repeats eager's id
+	load := Layered(base, func() (map[string][]byte, error) { return stored, nil }, func(f fs.FS) (*deck.Deck, error) { return deck.Load(f, deck.Options{}) })
+	l, err := load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Deck.Len() != 2 || len(l.Skipped) != 1 || l.Skipped[0].File != "kafka/a-copy.md" || !l.Stored["kafka/other.md"] {
+		t.Fatalf("cards %d, skipped %v, stored %v", l.Deck.Len(), l.Skipped, l.Stored)
 	}
 }

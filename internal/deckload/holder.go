@@ -2,6 +2,7 @@ package deckload
 
 import (
 	"errors"
+	"io/fs"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,8 +26,8 @@ type Status struct {
 // Holder hands out the current deck with one atomic load; a reload swaps the pointer only
 // after the new deck validated, so readers never see a broken deck.
 type Holder struct {
-	cur  atomic.Pointer[deck.Deck]
-	load func() (*deck.Deck, error) // nil: not reloadable
+	cur  atomic.Pointer[Loaded]
+	load func() (*Loaded, error) // nil: not reloadable
 	now  func() time.Time
 
 	mu     sync.Mutex // serialises reloads and guards status
@@ -35,17 +36,34 @@ type Holder struct {
 	reloadsOK, reloadsFailed atomic.Int64 // for the metrics
 }
 
-// NewHolder holds d, loaded from source ("embedded" or a directory); load reads it again
+// Loaded is one load: the deck and the files it was parsed from.
+type Loaded struct {
+	Deck *deck.Deck
+	// Files are the deck's files as loaded (card files with stored cards laid over them), Base
+	// the card files alone, and Stored the paths whose text came from the store. Base and
+	// Files are nil for a deck built in memory.
+	Files, Base fs.FS
+	Stored      map[string]bool
+	// Skipped lists stored cards left out because they no longer load with the card files
+	// (say an update added a card with the same id); they stay in the store, and the admin
+	// page shows why.
+	Skipped deck.ErrorList
+}
+
+// NewHolder holds l, loaded from source ("embedded" or a directory); load reads it again
 // (nil: never reloaded).
-func NewHolder(d *deck.Deck, source string, load func() (*deck.Deck, error)) *Holder {
+func NewHolder(l *Loaded, source string, load func() (*Loaded, error)) *Holder {
 	h := &Holder{load: load, now: time.Now}
-	h.cur.Store(d)
+	h.cur.Store(l)
 	h.status = Status{Source: source, Embedded: source == "embedded", LoadedAt: h.now()}
 	return h
 }
 
 // Deck returns the current deck.
-func (h *Holder) Deck() *deck.Deck { return h.cur.Load() }
+func (h *Holder) Deck() *deck.Deck { return h.cur.Load().Deck }
+
+// Loaded returns the current load, files included.
+func (h *Holder) Loaded() *Loaded { return h.cur.Load() }
 
 // ReloadCounts reports how many reloads succeeded and failed since start (for the metrics).
 func (h *Holder) ReloadCounts() (ok, failed int64) {
@@ -61,7 +79,7 @@ func (h *Holder) Reload() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	d, err := h.load()
-	if err == nil && d == nil {
+	if err == nil && (d == nil || d.Deck == nil) {
 		err = errors.New("the loader returned no deck")
 	}
 	if err != nil {

@@ -1,8 +1,13 @@
 package deckload
 
 import (
+	"errors"
+	"fmt"
 	"io/fs"
+	"strings"
 	"testing/fstest"
+
+	"github.com/rehearse/rehearse/internal/deck"
 )
 
 // Overlay lays files over base: each entry of files (slash paths relative to the deck root)
@@ -29,4 +34,51 @@ func Overlay(base fs.FS, files map[string][]byte) (fs.FS, error) {
 		m[p] = &fstest.MapFile{Data: b, Mode: 0o444}
 	}
 	return m, nil
+}
+
+// Layered returns a loader of base with the stored cards (path → text, read by stored on
+// every load) laid over it, parsed by load. A stored card that makes the deck fail is left
+// out and reported in Loaded.Skipped rather than keeping the server from starting; problems
+// in the card files themselves still fail the load.
+func Layered(base fs.FS, stored func() (map[string][]byte, error), load func(fs.FS) (*deck.Deck, error)) func() (*Loaded, error) {
+	return func() (*Loaded, error) {
+		files, err := stored()
+		if err != nil {
+			return nil, fmt.Errorf("reading the cards stored in the app: %w", err)
+		}
+		var skipped deck.ErrorList
+		for range 3 { // each round drops the stored files named in errors
+			fsys, err := Overlay(base, files)
+			if err != nil {
+				return nil, err
+			}
+			d, err := load(fsys)
+			var list deck.ErrorList
+			if err == nil {
+				l := &Loaded{Deck: d, Files: fsys, Base: base, Stored: map[string]bool{}, Skipped: skipped}
+				for p := range files {
+					l.Stored[p] = true
+				}
+				return l, nil
+			}
+			if !errors.As(err, &list) {
+				return nil, err
+			}
+			dropped := false
+			for _, e := range list {
+				for p := range files {
+					// A duplicate id is reported on the later file: the stored one, or the
+					// card file whose message names it.
+					if p == e.File || strings.HasSuffix(e.Msg, "also used by "+p) {
+						delete(files, p)
+						skipped, dropped = append(skipped, deck.Error{File: p, Line: e.Line, Msg: e.Msg}), true
+					}
+				}
+			}
+			if !dropped {
+				return nil, err
+			}
+		}
+		return nil, fmt.Errorf("stored cards keep failing to load:\n%w", skipped)
+	}
 }
