@@ -76,7 +76,7 @@ func TestHelpListsSubcommands(t *testing.T) {
 			t.Fatalf("%v: %v", args, err)
 		}
 		all := out.String() + errb.String()
-		for _, cmd := range []string{"check", "import", "user add", "backup"} {
+		for _, cmd := range []string{"check", "import", "user add", "token create", "deck push", "deck pull", "backup"} {
 			if !strings.Contains(all, cmd) {
 				t.Errorf("%v: help lacks %q:\n%s", args, cmd, all)
 			}

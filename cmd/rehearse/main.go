@@ -44,6 +44,9 @@ commands:
   import FILE...   convert plain-text cards to markdown cards (-o DIR: write files)
   sim [FILE]       run a rebalance simulation scenario (JSON) and print the result
   user add NAME    create a user (password on stdin); --admin for an admin
+  token create USER  print a new API token for USER (for scripts and CI)
+  deck push DIR    upload the cards under DIR to an instance (--url, --token; --prune)
+  deck pull DIR    write the cards stored in an instance to DIR (--url, --token; --all)
   migrate          apply database migrations and exit
   backup FILE      write a consistent copy of the database while the server runs
   healthcheck      exit 0 if the server at --addr answers /healthz (for Docker)
@@ -68,6 +71,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, io stdi
 		return cmdSim(ctx, args, getenv, io)
 	case "user":
 		return cmdUser(ctx, args, getenv, io)
+	case "token":
+		return cmdToken(ctx, args, getenv, io)
+	case "deck":
+		return cmdDeck(ctx, args, getenv, io)
 	case "migrate":
 		return cmdMigrate(ctx, args, getenv, io)
 	case "backup":

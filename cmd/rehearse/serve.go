@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"github.com/rehearse/rehearse/content"
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/deckload"
+	"github.com/rehearse/rehearse/internal/importer"
 	"github.com/rehearse/rehearse/internal/server"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/web"
@@ -52,18 +54,22 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 		return err
 	}
 	defer unlock()
-	decks, err := newDeckHolder(cfg.Content, filepath.Join(cfg.DataDir, deckCacheName), log)
+	db, err := openChecked(ctx, cfg.dbPath(), log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	decks, err := newDeckHolder(ctx, cfg.Content, db, filepath.Join(cfg.DataDir, deckCacheName), log)
 	if err != nil {
 		return err
 	}
 	// Loading allocates ~40x what the deck keeps (parse trees, highlighting, simulation runs):
 	// hand that back now rather than carry it as resident memory until the scavenger gets to it.
 	debug.FreeOSMemory()
-	db, err := openChecked(ctx, cfg.dbPath(), log)
+	topics, err := deckTopics(cfg.Content)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
 	assets, err := web.NewAssets(map[string][]byte{"highlight.css": []byte(deck.HighlightCSS())})
 	if err != nil {
 		return err
@@ -71,6 +77,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	srv := server.New(server.Config{
 		SecureCookies: cfg.secureCookies(), Private: cfg.Private, SessionTTL: cfg.SessionTTL, BaseURL: cfg.BaseURL,
 		TrustedProxies: cfg.TrustedProxies, MetricsElsewhere: cfg.MetricsAddr != "", ContentDir: cfg.Content,
+		ImportTopics: topics,
 	}, db, decks, assets, log, nil)
 
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -189,23 +196,47 @@ func purgeSessions(ctx context.Context, db *store.DB, log *slog.Logger) {
 	}
 }
 
-// newDeckHolder loads the deck from dir (or the embedded one when dir is empty) into a holder
-// the admin page and SIGHUP can reload. Loads go through the parse cache file cachePath, so a
-// restart or reload parses only the card files that changed.
-func newDeckHolder(dir, cachePath string, log *slog.Logger) (*deckload.Holder, error) {
-	if dir == "" {
-		d, err := loadDeckCached(content.FS, cachePath, log)
+// newDeckHolder loads the deck from dir (or the embedded one when dir is empty) with the cards
+// stored in the app laid over it, into a holder that saves in the app, the admin page and
+// SIGHUP reload. Loads go through the parse cache file cachePath, so a restart or reload parses
+// only the card files that changed.
+func newDeckHolder(ctx context.Context, dir string, db *store.DB, cachePath string, log *slog.Logger) (*deckload.Holder, error) {
+	base, source := fs.FS(content.FS), "embedded"
+	if dir != "" {
+		base, source = osDirFS(dir), dir
+	}
+	stored := func() (map[string][]byte, error) {
+		cards, err := db.DeckCards(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("load deck from embedded:\n%w", err)
+			return nil, err
 		}
-		return deckload.NewHolder(d, "embedded", nil), nil
+		m := make(map[string][]byte, len(cards))
+		for _, c := range cards {
+			m[c.Path] = []byte(c.Markdown)
+		}
+		return m, nil
 	}
-	load := func() (*deck.Deck, error) { return loadDeckCached(osDirFS(dir), cachePath, log) }
-	d, err := load()
+	load := deckload.Layered(base, stored, func(f fs.FS) (*deck.Deck, error) { return loadDeckCached(f, cachePath, log) })
+	l, err := load()
 	if err != nil {
-		return nil, fmt.Errorf("load deck from %s:\n%w", dir, err)
+		return nil, fmt.Errorf("load deck from %s:\n%w", source, err)
 	}
-	return deckload.NewHolder(d, dir, load), nil
+	for _, e := range l.Skipped {
+		log.Warn("a card stored in the app was left out; edit or delete it", "file", e.File, "line", e.Line, "msg", e.Msg)
+	}
+	return deckload.NewHolder(l, source, load), nil
+}
+
+// deckTopics reads the import topic rules of the deck in dir, or the embedded deck's when dir
+// is empty or has none.
+func deckTopics(dir string) (importer.Topics, error) {
+	if dir != "" {
+		p := filepath.Join(dir, topicsFileName)
+		if _, err := os.Stat(p); err == nil {
+			return importTopics(p)
+		}
+	}
+	return importTopics("")
 }
 
 // openChecked opens the database and runs PRAGMA quick_check, refusing a damaged file with a

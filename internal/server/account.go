@@ -18,12 +18,14 @@ func (s *Server) accountRoutes(r chi.Router) {
 		r.Post("/account/password", s.changePassword)
 		r.Post("/account/sessions", s.signOutEverywhere)
 		r.Post("/account/team", s.setTeamVisibility)
+		s.tokenRoutes(r) // tokens.go
 	})
 }
 
 var accountNotices = map[string]string{
 	"password": "Your password was changed. Other sessions were signed out.",
 	"team":     "Saved.",
+	"token":    "The token was revoked: requests using it now get 401.",
 	"theme":    "Theme saved.",
 }
 
@@ -32,10 +34,24 @@ func (s *Server) accountPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, status int, fe *views.FormError) {
+	s.renderAccountWith(w, r, status, fe, "", "", "")
+}
+
+// renderAccountTokens shows the account page after a token action (tokens.go).
+func (s *Server) renderAccountTokens(w http.ResponseWriter, r *http.Request, status int, fresh, freshName, errMsg string) {
+	s.renderAccountWith(w, r, status, nil, fresh, freshName, errMsg)
+}
+
+func (s *Server) renderAccountWith(w http.ResponseWriter, r *http.Request, status int, fe *views.FormError, fresh, freshName, tokenErr string) {
 	u := userFrom(r.Context())
 	p := s.page(r, "Account")
 	p.Notice = accountNotices[r.URL.Query().Get("saved")]
-	s.render(w, r, status, views.Account(p, views.AccountPage{Name: u.Username, Role: u.Role, HideFromTeam: u.Settings.HideFromTeam, Err: fe, Theme: p.Theme}))
+	tokens, err := s.tokensSection(r, fresh, freshName, tokenErr)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.render(w, r, status, views.Account(p, views.AccountPage{Name: u.Username, Role: u.Role, HideFromTeam: u.Settings.HideFromTeam, Err: fe, Theme: p.Theme, Tokens: tokens}))
 }
 
 // checkNewPassword validates the two new-password fields into fe.

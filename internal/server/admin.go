@@ -92,9 +92,18 @@ func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, status int,
 			vm.Deck.Errors = append(vm.Deck.Errors, views.DeckError{File: e.File, Line: e.Line, Msg: e.Msg})
 		}
 	}
+	membersEdit, err := s.db.Setting(r.Context(), store.SettingMembersEdit)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	vm.Editing = views.EditingSection(views.EditingSetting{MembersEdit: membersEdit == "1"})
 	p := s.page(r, "Administration")
 	p.CSS = append(p.CSS, s.assets.URL("team.css"))
 	p.Notice = reloadNotices[r.URL.Query().Get("reload")]
+	if r.URL.Query().Get("saved") == "editing" {
+		p.Notice = "Card editing permission saved."
+	}
 	s.render(w, r, status, views.Admin(p, vm))
 }
 

@@ -191,12 +191,16 @@ func TestAdminReload(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeDeckFile(t, dir, "kafka/sample.md", string(src))
-	load := func() (*deck.Deck, error) { return deck.Load(os.DirFS(dir), deck.Options{}) }
-	d, err := load()
+	load := func() (*deckload.Loaded, error) {
+		d, err := deck.Load(os.DirFS(dir), deck.Options{})
+		return &deckload.Loaded{Deck: d}, err
+	}
+	l, err := load()
+	d := l.Deck
 	if err != nil {
 		t.Fatal(err)
 	}
-	holder := deckload.NewHolder(d, dir, load)
+	holder := deckload.NewHolder(l, dir, load)
 	e := newEnv(t, Config{})
 	e.srv.decks = holder
 	admin := e.signedIn("ada", store.RoleAdmin)
@@ -234,7 +238,7 @@ func TestAdminReload(t *testing.T) {
 	}
 
 	// An embedded deck says so.
-	e.srv.decks = deckload.NewHolder(d, "embedded", nil)
+	e.srv.decks = deckload.NewHolder(l, "embedded", nil)
 	resp, _ = e.post(admin, "/admin/reload", nil)
 	if !strings.Contains(resp.Header.Get("Location"), "reload=embedded") {
 		t.Fatalf("embedded reload: %s", resp.Header.Get("Location"))

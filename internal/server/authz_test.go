@@ -48,6 +48,19 @@ var routeAccess = map[string]access{
 	"POST /reset/{token}":  open,
 	"GET /team":            user,
 	"GET /metrics":         admin,
+	// The card editor: admins, and members once an admin allows it (off by default).
+	"GET /cards/new":           admin,
+	"POST /cards/new":          admin,
+	"GET /cards/{id}/edit":     admin,
+	"POST /cards/{id}/edit":    admin,
+	"POST /cards/{id}/restore": admin,
+	"POST /cards/{id}/revert":  admin,
+	"POST /editor/preview":     admin,
+	"GET /cards/{id}/history":  user,
+	"GET /api/cards":           user,
+	"GET /api/cards/{id}":      user,
+	"PUT /api/cards/{id}":      admin,
+	"DELETE /api/cards/{id}":   admin,
 }
 
 // accessByPrefix classifies whole feature areas so features can add routes under them.

@@ -113,6 +113,15 @@ func (s *Server) card(w http.ResponseWriter, r *http.Request) {
 		p.CSS = append(p.CSS, s.assets.URL("sim.css"))
 	}
 	if !anonymous {
+		canEdit, err := s.canEdit(r.Context(), userFrom(r.Context()))
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		v.Actions = views.CardActions(c.ID, canEdit)
+		if r.URL.Query().Get("saved") == "1" {
+			p.Notice = "Saved. Study progress on this card is kept."
+		}
 		s.render(w, r, http.StatusOK, views.Card(p, v))
 		return
 	}

@@ -4,10 +4,11 @@ import "github.com/go-chi/chi/v5"
 
 // featureRoutes registers each feature's routes; every feature owns its own file.
 func (s *Server) featureRoutes(r chi.Router) {
-	s.studyRoutes(r) // study.go: /study, /settings, /stats
-	s.mockRoutes(r)  // mock.go: /mock
-	s.simRoutes(r)   // sim.go: /sim, /api/sim
-	s.teamRoutes(r)  // team.go: /admin, /account, /invite, /reset, /team
+	s.studyRoutes(r)  // study.go: /study, /settings, /stats
+	s.mockRoutes(r)   // mock.go: /mock
+	s.simRoutes(r)    // sim.go: /sim, /api/sim
+	s.teamRoutes(r)   // team.go: /admin, /account, /invite, /reset, /team
+	s.editorRoutes(r) // editor.go: /cards/new, /cards/{id}/edit, /cards/{id}/history
 }
 
 // initFeatures prepares each feature's state; called once from New.

@@ -14,7 +14,9 @@ import (
 
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/deckload"
+	"github.com/rehearse/rehearse/internal/editor"
 	"github.com/rehearse/rehearse/internal/importer"
+	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
@@ -102,7 +104,7 @@ func (s *Server) importPreview(w http.ResponseWriter, r *http.Request) {
 
 	d := s.deck()
 	saveWhy := s.importSaveProblem()
-	vm := views.ImportPreview{SaveWhy: saveWhy, Target: filepath.Join(s.cfg.ContentDir, importDir)}
+	vm := views.ImportPreview{SaveWhy: saveWhy, Target: "FOLDER"}
 	firstFile := map[string]string{} // id -> file that produced it first
 	for _, fh := range files {
 		src, err := readPart(fh)
@@ -120,7 +122,10 @@ func (s *Server) importPreview(w http.ResponseWriter, r *http.Request) {
 			it.Errors = errorStrings(errs)
 		} else {
 			it.Card = card
-			it.Notes = s.importConflicts(d, card.ID, saveWhy == "")
+			it.Notes = s.importConflicts(d, card.ID)
+			for _, m := range editor.Similar(d, card.Question, "") {
+				it.Similar = append(it.Similar, fmt.Sprintf("Its question is %d%% like that of %q (%s): is it the same card?", int(m.Score*100+0.5), m.Card.Question, m.Card.ID))
+			}
 			if prev, dup := firstFile[card.ID]; dup {
 				it.Notes = append(it.Notes, fmt.Sprintf("%s also became card %q; only the first is saved. Download this one and give it another id.", prev, card.ID))
 			} else {
@@ -149,48 +154,21 @@ func errorStrings(list deck.ErrorList) []string {
 	return out
 }
 
-// importConflicts says why a card could not be saved: its id is in the running deck, or (when
-// the directory is usable) its file already exists.
-func (s *Server) importConflicts(d *deck.Deck, id string, checkFile bool) []string {
-	var out []string
+// importConflicts says why a card could not be saved: its id is in the running deck.
+func (s *Server) importConflicts(d *deck.Deck, id string) []string {
 	if d != nil {
 		if c, ok := d.Card(id); ok {
-			out = append(out, fmt.Sprintf("The deck already has a card with id %q (%s); saving refuses it.", id, c.File))
+			return []string{fmt.Sprintf("The deck already has a card with id %q (%s); saving refuses it.", id, c.File)}
 		}
 	}
-	if checkFile {
-		rel := importDir + "/" + id + ".md"
-		if _, err := os.Lstat(filepath.Join(s.cfg.ContentDir, filepath.FromSlash(rel))); err == nil {
-			out = append(out, fmt.Sprintf("%s already exists in the content directory; saving never overwrites it.", rel))
-		}
-	}
-	return out
+	return nil
 }
 
-// importSaveProblem says why saving into the content directory is unavailable, or "" when the
-// directory exists and the server can create files in it.
+// importSaveProblem says why saving imported cards is unavailable, or "" when it is.
 func (s *Server) importSaveProblem() string {
-	dir := s.cfg.ContentDir
-	if dir == "" {
-		return "the deck is embedded in this binary, so there is no content directory to write to (start the server with --content DIR)."
+	if s.loaded() == nil {
+		return errNotEditable.Error() + "."
 	}
-	st, err := os.Stat(dir)
-	if err != nil {
-		return fmt.Sprintf("the content directory %s cannot be read (%v).", dir, unwrapPath(err))
-	}
-	if !st.IsDir() {
-		return fmt.Sprintf("the content directory %s is not a directory.", dir)
-	}
-	check := dir
-	if st, err := os.Stat(filepath.Join(dir, importDir)); err == nil && st.IsDir() {
-		check = filepath.Join(dir, importDir) // where the files actually go
-	}
-	f, err := os.CreateTemp(check, ".rehearse-write-check-*")
-	if err != nil {
-		return fmt.Sprintf("the server cannot create files in %s (%v).", check, unwrapPath(err))
-	}
-	f.Close()
-	os.Remove(f.Name())
 	return ""
 }
 
@@ -203,8 +181,8 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// importSave is POST /admin/import/save: write each card to ContentDir/imported/<id>.md, then
-// reload the deck. Every card is parsed again: the form could carry anything.
+// importSave is POST /admin/import/save: store each card in the app (in the folder of its
+// topic, else imported/), then reload the deck. Every card is parsed again: the form could carry anything.
 func (s *Server) importSave(w http.ResponseWriter, r *http.Request) {
 	bad := func(msg string) { s.errorPage(w, r, http.StatusUnprocessableEntity, msg) }
 	if !s.parseImportForm(w, r, bad) {
@@ -223,12 +201,6 @@ func (s *Server) importSave(w http.ResponseWriter, r *http.Request) {
 		bad(fmt.Sprintf("%d cards were sent; save at most %d at a time.", len(mds), importMaxFiles))
 		return
 	}
-	dir := filepath.Join(s.cfg.ContentDir, importDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		s.errorPage(w, r, http.StatusConflict, fmt.Sprintf("Nothing was saved: cannot create %s (%v).", dir, unwrapPath(err)))
-		return
-	}
-
 	d := s.deck()
 	var vm views.ImportSaved
 	saved := 0
@@ -250,21 +222,25 @@ func (s *Server) importSave(w http.ResponseWriter, r *http.Request) {
 		default:
 			res.ID = card.ID
 			seen[card.ID] = true
-			if msgs := s.importConflicts(d, card.ID, false); len(msgs) > 0 {
+			if msgs := s.importConflicts(d, card.ID); len(msgs) > 0 {
 				res.Msgs = msgs
 				break
 			}
-			rel := importDir + "/" + card.ID + ".md"
-			switch err := writeNewFile(filepath.Join(dir, card.ID+".md"), src); {
-			case errors.Is(err, fs.ErrExist):
-				res.Msgs = []string{rel + " already exists in the content directory; it was not overwritten."}
-			case err != nil:
-				s.log.WarnContext(r.Context(), "import: writing a card failed", "file", rel, "err", err)
-				res.Msgs = []string{fmt.Sprintf("writing %s failed (%v).", rel, unwrapPath(err))}
-			default:
-				res.Saved, res.Path = true, rel
-				saved++
+			t := targetFor(d, card.ID, "", card.Topic)
+			if _, errs := editor.Check(d, t, src, s.checkSim(r.Context())); len(errs) > 0 {
+				res.Msgs = errorStrings(errs)
+				break
 			}
+			var userID int64
+			if u := userFrom(r.Context()); u != nil {
+				userID = u.ID
+			}
+			if _, err := s.db.SaveDeckCard(r.Context(), store.DeckCard{ID: card.ID, Path: t.Path, Markdown: string(src)}, store.ActionImport, userID, s.now()); err != nil {
+				s.fail(w, r, err)
+				return
+			}
+			res.Saved, res.Path = true, t.Path
+			saved++
 		}
 		vm.Results = append(vm.Results, res)
 	}

@@ -12,9 +12,6 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
-	"github.com/rehearse/rehearse/internal/deck"
-	"github.com/rehearse/rehearse/internal/deckload"
-	"github.com/rehearse/rehearse/internal/importer"
 	"github.com/rehearse/rehearse/internal/store"
 )
 
@@ -63,27 +60,10 @@ func fixture(t *testing.T, name string) part {
 	return part{name: "files", file: name, value: string(b)}
 }
 
-// reloadableEnv serves a copy of the test deck from a temp content directory, reloadable.
-func reloadableEnv(t *testing.T) (*testEnv, string) {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("testdata/deck")); err != nil {
-		t.Fatal(err)
-	}
-	e := newEnv(t, Config{ContentDir: dir})
-	load := func() (*deck.Deck, error) { return deck.LoadDir(dir, deck.Options{}) }
-	d, err := load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.srv.decks = deckload.NewHolder(d, dir, load)
-	return e, dir
-}
-
 const staticID = "static-membership-change-consumer-restarts" // the id complete.txt becomes
 
 func TestImportPreview(t *testing.T) {
-	e := newEnv(t, Config{}) // embedded deck: no content directory
+	e := newEnv(t, Config{}) // a deck built in memory: nothing to save into
 	admin := e.signedIn("ada", store.RoleAdmin)
 
 	resp, doc := e.get(admin, "/admin")
@@ -94,7 +74,7 @@ func TestImportPreview(t *testing.T) {
 	if resp.StatusCode != 200 || doc.Find("#import-form[enctype='multipart/form-data'] input[type=file][name=files][multiple]").Length() != 1 {
 		t.Fatalf("upload form: %d", resp.StatusCode)
 	}
-	if !strings.Contains(doc.Find("#save-unavailable").Text(), "embedded") {
+	if !strings.Contains(doc.Find("#save-unavailable").Text(), "not loaded from files") {
 		t.Errorf("upload page does not explain that saving is unavailable: %q", doc.Find("#save-unavailable").Text())
 	}
 
@@ -130,8 +110,8 @@ func TestImportPreview(t *testing.T) {
 	if second.Find("h3.question").Length() != 1 {
 		t.Error("a card with TODO placeholders should still preview")
 	}
-	// Embedded deck: no save button, and the reason is given.
-	if doc.Find("#import-save").Length() != 0 || !strings.Contains(doc.Find("#save-unavailable").Text(), "embedded") {
+	// No save button, and the reason is given.
+	if doc.Find("#import-save").Length() != 0 || !strings.Contains(doc.Find("#save-unavailable").Text(), "not loaded from files") {
 		t.Errorf("save offered without a content directory: %q", doc.Find("#save-unavailable").Text())
 	}
 	// Two cards on one page: ids stay unique.
@@ -174,7 +154,7 @@ func TestImportRefusesBadUploads(t *testing.T) {
 }
 
 func TestImportSaveAndReload(t *testing.T) {
-	e, dir := reloadableEnv(t)
+	e, dir := editableEnv(t)
 	admin := e.signedIn("ada", store.RoleAdmin)
 
 	_, doc := e.postMultipart(admin, "/admin/import", fixture(t, "complete.txt"))
@@ -201,12 +181,16 @@ func TestImportSaveAndReload(t *testing.T) {
 	if !strings.Contains(doc.Find("#import-reload").Text(), "reloaded") {
 		t.Errorf("reload outcome = %q", doc.Find("#import-reload").Text())
 	}
-	written, err := os.ReadFile(filepath.Join(dir, "imported", staticID+".md"))
-	if err != nil {
-		t.Fatal(err)
+	// Saved in the app, not in the content directory, with plain line ends.
+	if _, err := os.Stat(filepath.Join(dir, "imported")); !os.IsNotExist(err) {
+		t.Error("the import wrote into the content directory")
 	}
-	if bytes.Contains(written, []byte("\r")) || !bytes.HasPrefix(written, []byte("---\nid: "+staticID+"\n")) {
-		t.Errorf("written file starts %q", written[:min(60, len(written))])
+	stored, err := e.db.DeckCards(t.Context())
+	if err != nil || len(stored) != 1 {
+		t.Fatalf("stored cards: %v %v", stored, err)
+	}
+	if written := stored[0].Markdown; strings.Contains(written, "\r") || !strings.HasPrefix(written, "---\nid: "+staticID+"\n") {
+		t.Errorf("stored card starts %q", written[:min(60, len(written))])
 	}
 	if _, ok := e.srv.deck().Card(staticID); !ok {
 		t.Fatal("the reloaded deck lacks the imported card")
@@ -221,23 +205,13 @@ func TestImportSaveAndReload(t *testing.T) {
 		t.Errorf("second save: %d %q", resp.StatusCode, doc.Find(".import-results").Text())
 	}
 
-	// A file already in the way (not yet loaded) is never overwritten.
-	src, _ := os.ReadFile(importFixtures + "nopitfalls.txt")
-	md, id, _ := importer.Import("nopitfalls.txt", src, nil)
-	target := filepath.Join(dir, "imported", id+".md")
-	if err := os.WriteFile(target, []byte("keep me"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, doc = e.postMultipart(admin, "/admin/import", part{name: "files", file: "nopitfalls.txt", value: string(src)})
-	if !strings.Contains(doc.Find("#import-1 .import-notes").Text(), "already exists") {
-		t.Errorf("preview does not warn about the existing file: %q", doc.Find("#import-1").Text())
-	}
-	resp, doc = e.postMultipart(admin, "/admin/import/save", part{name: "name", value: "nopitfalls.txt"}, part{name: "md", value: string(md)})
-	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(doc.Find(".import-results li.refused").Text(), "not overwritten") {
-		t.Errorf("save over an existing file: %d %q", resp.StatusCode, doc.Find(".import-results").Text())
-	}
-	if b, _ := os.ReadFile(target); string(b) != "keep me" {
-		t.Errorf("existing file overwritten: %q", b)
+	// A card whose question is close to an existing one is flagged, not refused.
+	src, _ := os.ReadFile(importFixtures + "complete.txt")
+	similar := strings.Replace(string(src), "What does static membership change about consumer restarts?", "What changes about consumer restarts with static membership?", 1)
+	similar = strings.Replace(similar, "What does static membership change", "What changes", 1)
+	_, doc = e.postMultipart(admin, "/admin/import", part{name: "files", file: "again.txt", value: similar})
+	if !strings.Contains(doc.Find("#import-1 .import-similar").Text(), staticID) {
+		t.Errorf("similar question not flagged: %q", doc.Find("#import-1").Text())
 	}
 
 	// Markdown that does not parse is refused with its problems.
@@ -248,26 +222,12 @@ func TestImportSaveAndReload(t *testing.T) {
 }
 
 func TestImportSaveUnavailable(t *testing.T) {
-	notDir := filepath.Join(t.TempDir(), "file")
-	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct{ dir, want string }{
-		{"", "embedded"},
-		{filepath.Join(t.TempDir(), "missing"), "cannot be read"},
-		{notDir, "not a directory"},
-	} {
-		e := newEnv(t, Config{ContentDir: c.dir})
-		admin := e.signedIn("ada", store.RoleAdmin)
-		_, doc := e.postMultipart(admin, "/admin/import", fixture(t, "complete.txt"))
-		if doc.Find("#import-save").Length() != 0 || !strings.Contains(doc.Find("#save-unavailable").Text(), c.want) {
-			t.Errorf("dir %q: save form %d, explanation %q", c.dir, doc.Find("#import-save").Length(), doc.Find("#save-unavailable").Text())
-		}
-		src, _ := os.ReadFile(importFixtures + "complete.md")
-		resp, doc := e.post(admin, "/admin/import/save", url.Values{"md": {string(src)}})
-		if resp.StatusCode != http.StatusConflict || !strings.Contains(doc.Find("main").Text(), c.want) {
-			t.Errorf("dir %q: save %d %q", c.dir, resp.StatusCode, doc.Find("main .error").Text())
-		}
+	e := newEnv(t, Config{}) // a deck built in memory has no files to lay cards over
+	admin := e.signedIn("ada", store.RoleAdmin)
+	src, _ := os.ReadFile(importFixtures + "complete.md")
+	resp, doc := e.post(admin, "/admin/import/save", url.Values{"md": {string(src)}})
+	if resp.StatusCode != http.StatusConflict || !strings.Contains(doc.Find("main").Text(), "not loaded from files") {
+		t.Errorf("save %d %q", resp.StatusCode, doc.Find("main .error").Text())
 	}
 }
 
@@ -306,7 +266,7 @@ func TestImportDownload(t *testing.T) {
 }
 
 func TestImportMemberForbidden(t *testing.T) {
-	e, dir := reloadableEnv(t)
+	e, _ := editableEnv(t)
 	member := e.signedIn("bob", store.RoleMember)
 	if resp, _ := e.get(member, "/admin/import"); resp.StatusCode != http.StatusForbidden {
 		t.Errorf("GET as member: %d", resp.StatusCode)
@@ -320,13 +280,13 @@ func TestImportMemberForbidden(t *testing.T) {
 			t.Errorf("%s as member: %d", path, resp.StatusCode)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "imported")); !os.IsNotExist(err) {
-		t.Error("a member's save touched the content directory")
+	if cards, _ := e.db.DeckCards(t.Context()); len(cards) != 0 {
+		t.Error("a member's save stored a card")
 	}
 }
 
 func TestImportSaveReportsReloadErrors(t *testing.T) {
-	e, dir := reloadableEnv(t)
+	e, dir := editableEnv(t)
 	admin := e.signedIn("ada", store.RoleAdmin)
 	// A broken card lands in the content directory after the deck was loaded.
 	if err := os.WriteFile(filepath.Join(dir, "kafka", "broken.md"), []byte("---\nid: broken\n---\n\nno sections\n"), 0o644); err != nil {
@@ -344,7 +304,7 @@ func TestImportSaveReportsReloadErrors(t *testing.T) {
 	if _, ok := e.srv.deck().Card(staticID); ok {
 		t.Error("a failed reload swapped in a deck")
 	}
-	if _, err := os.Stat(filepath.Join(dir, "imported", staticID+".md")); err != nil {
-		t.Errorf("the card was not written: %v", err)
+	if cards, _ := e.db.DeckCards(t.Context()); len(cards) != 1 {
+		t.Errorf("the card was not stored: %v", cards)
 	}
 }

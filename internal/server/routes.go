@@ -18,7 +18,14 @@ func (s *Server) Handler() http.Handler {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, r, http.StatusForbidden, "This request came from another site and was refused.")
 	}))
-	return cop.Handler(r)
+	protected := cop.Handler(r)
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if isBearerAPI(req) { // cards_api.go: a token, not a cookie, authenticates these
+			r.ServeHTTP(w, req)
+			return
+		}
+		protected.ServeHTTP(w, req)
+	})
 }
 
 // router builds the chi router itself (the authorization matrix test walks its routes).
@@ -47,6 +54,7 @@ func (s *Server) router() chi.Router {
 
 		s.featureRoutes(r)
 	})
+	s.cardsAPIRoutes(r) // cards_api.go: token or session, never the private-mode login redirect
 	return r
 }
 

@@ -1,0 +1,303 @@
+package server
+
+import (
+	"encoding/json"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/rehearse/rehearse/internal/auth"
+	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/deckload"
+	"github.com/rehearse/rehearse/internal/editor"
+	"github.com/rehearse/rehearse/internal/store"
+)
+
+// editableEnv serves a copy of the test deck from a temp content directory with the cards
+// stored in the app laid over it, as `rehearse serve` does.
+func editableEnv(t *testing.T) (*testEnv, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/deck")); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, Config{ContentDir: dir})
+	stored := func() (map[string][]byte, error) {
+		cards, err := e.db.DeckCards(t.Context())
+		m := map[string][]byte{}
+		for _, c := range cards {
+			m[c.Path] = []byte(c.Markdown)
+		}
+		return m, err
+	}
+	load := deckload.Layered(os.DirFS(dir), stored, func(f fs.FS) (*deck.Deck, error) { return deck.Load(f, deck.Options{}) })
+	l, err := load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.srv.decks = deckload.NewHolder(l, dir, load)
+	return e, dir
+}
+
+// newCard is a valid card for the test deck's kafka folder.
+func newCard(id string) string {
+	return editor.Template(id, "Test topic") // the test deck's topic
+}
+
+func (e *testEnv) api(method, path, token, body string) (int, map[string]any) {
+	e.t.Helper()
+	req, _ := http.NewRequest(method, e.ts.URL+path, strings.NewReader(body))
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	req.Header.Set("Origin", "https://elsewhere.example") // a script: no browser same-origin marks
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		e.t.Fatalf("%s %s: %d, not JSON: %s", method, path, resp.StatusCode, b)
+	}
+	return resp.StatusCode, m
+}
+
+func (e *testEnv) token(name, role string) (string, *store.User) {
+	e.t.Helper()
+	u, err := e.db.CreateUser(e.t.Context(), name, "x", role, e.now)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	tok, digest := auth.NewToken()
+	if _, err := e.db.CreateToken(e.t.Context(), u.ID, "ci", digest, e.now); err != nil {
+		e.t.Fatal(err)
+	}
+	return tok, u
+}
+
+func TestCardsAPI(t *testing.T) {
+	e, _ := editableEnv(t)
+	tok, _ := e.token("ci", store.RoleAdmin)
+	id := "api-written-card"
+
+	// A new card: 201, then the card page serves it.
+	status, body := e.api("PUT", "/api/cards/"+id, tok, newCard(id))
+	if status != http.StatusCreated || body["path"] != "kafka/"+id+".md" {
+		t.Fatalf("PUT new: %d %v", status, body)
+	}
+	if resp, doc := e.get(e.client(), "/cards/"+id); resp.StatusCode != 200 || !strings.Contains(doc.Find("h1").Text(), "TODO: the interview question?") {
+		t.Fatalf("card page: %d", resp.StatusCode)
+	}
+	// The same text again: 200, nothing new; GET returns the markdown.
+	if status, _ := e.api("PUT", "/api/cards/"+id, tok, newCard(id)); status != http.StatusOK {
+		t.Errorf("PUT same: %d", status)
+	}
+	if status, body := e.api("GET", "/api/cards/"+id, tok, ""); status != 200 || body["markdown"] != newCard(id) || body["stored"] != true {
+		t.Errorf("GET: %d %v", status, body)
+	}
+	// A broken card: 422 with every problem at its line; the stored text stays.
+	broken := strings.Replace(strings.Replace(newCard(id), "## Basics", "## Basix", 1), "tags: [todo]", "tags: [Bad Tag]", 1)
+	status, body = e.api("PUT", "/api/cards/"+id, tok, broken)
+	errs, _ := body["errors"].([]any)
+	if status != http.StatusUnprocessableEntity || len(errs) < 2 {
+		t.Fatalf("PUT broken: %d %v", status, body)
+	}
+	first := errs[0].(map[string]any)
+	if first["line"].(float64) != 5 || !strings.HasPrefix(first["text"].(string), "kafka/"+id+".md:5: ") {
+		t.Errorf("first problem %v", first)
+	}
+	if _, body := e.api("GET", "/api/cards/"+id, tok, ""); body["markdown"] != newCard(id) {
+		t.Error("a refused PUT changed the card")
+	}
+	// Renaming through the body, a bad id, an unknown folder, a card too big: each a 422 naming it.
+	for _, tt := range []struct{ path, body, want string }{
+		{"/api/cards/" + id, newCard("other-id"), "renaming is refused"},
+		{"/api/cards/Bad_Id", newCard("x"), "Bad_Id"},
+		{"/api/cards/" + id + "?path=elsewhere/" + id + ".md", newCard(id), "moving a card is refused"},
+		{"/api/cards/fresh?path=a/b/fresh.md", newCard("fresh"), "not a topic folder"},
+		{"/api/cards/fresh", newCard("fresh") + strings.Repeat("x", editor.MaxCardBytes), "the limit is 64 KiB"},
+	} {
+		status, body := e.api("PUT", tt.path, tok, tt.body)
+		if b, _ := json.Marshal(body); status != http.StatusUnprocessableEntity || !strings.Contains(string(b), tt.want) {
+			t.Errorf("PUT %s: %d %s, want 422 with %q", tt.path, status, b, tt.want)
+		}
+	}
+	// A duplicate id from another file.
+	existing, _ := e.srv.deck().Card("sample-eager")
+	if status, body := e.api("PUT", "/api/cards/"+existing.ID+"?path=other/"+existing.ID+".md", tok, newCard(existing.ID)); status != 422 {
+		t.Errorf("PUT over another file's id: %d %v", status, body)
+	}
+
+	// List, then DELETE the card written here; a card only in the files cannot be deleted.
+	if status, body := e.api("GET", "/api/cards", tok, ""); status != 200 || len(body["cards"].([]any)) != e.srv.deck().Len() {
+		t.Errorf("list: %d", status)
+	}
+	if status, body := e.api("DELETE", "/api/cards/"+id, tok, ""); status != 200 || body["deleted"] != true {
+		t.Errorf("DELETE: %d %v", status, body)
+	}
+	if status, _ := e.api("DELETE", "/api/cards/"+existing.ID, tok, ""); status != http.StatusConflict {
+		t.Errorf("DELETE of a file card: %d", status)
+	}
+}
+
+func TestCardsAPIAuth(t *testing.T) {
+	e, _ := editableEnv(t)
+	memberTok, member := e.token("bob", store.RoleMember)
+	if status, _ := e.api("GET", "/api/cards", "", ""); status != http.StatusUnauthorized {
+		t.Errorf("no token: %d", status)
+	}
+	if status, _ := e.api("GET", "/api/cards", "nonsense", ""); status != http.StatusUnauthorized {
+		t.Errorf("unknown token: %d", status)
+	}
+	// A member reads, but writes only once an admin allows members to edit.
+	if status, _ := e.api("GET", "/api/cards", memberTok, ""); status != 200 {
+		t.Errorf("member GET: %d", status)
+	}
+	if status, body := e.api("PUT", "/api/cards/by-member", memberTok, newCard("by-member")); status != http.StatusForbidden {
+		t.Errorf("member PUT without permission: %d %v", status, body)
+	}
+	admin := e.signedIn("ada", store.RoleAdmin)
+	if resp, _ := e.post(admin, "/admin/editing", url.Values{"members": {"1"}}); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("allow members: %d", resp.StatusCode)
+	}
+	if status, _ := e.api("PUT", "/api/cards/by-member", memberTok, newCard("by-member")); status != http.StatusCreated {
+		t.Errorf("member PUT with permission: %d", status)
+	}
+	// Revoked: 401 from then on.
+	toks, _ := e.db.Tokens(t.Context(), member.ID)
+	if err := e.db.RevokeToken(t.Context(), member.ID, toks[0].ID, e.now); err != nil {
+		t.Fatal(err)
+	}
+	if status, body := e.api("GET", "/api/cards", memberTok, ""); status != http.StatusUnauthorized || !strings.Contains(body["error"].(string), "revoked") {
+		t.Errorf("revoked token: %d %v", status, body)
+	}
+	// A cookie request from another site is still refused by the cross-origin check.
+	req, _ := http.NewRequest("DELETE", e.ts.URL+"/api/cards/by-member", nil)
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	resp, err := admin.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("cross-site cookie DELETE: %d", resp.StatusCode)
+	}
+}
+
+func TestAccountTokens(t *testing.T) {
+	e, _ := editableEnv(t)
+	c := e.signedIn("ada", store.RoleMember)
+	resp, doc := e.post(c, "/account/tokens", url.Values{"name": {"deck CI"}})
+	tok := doc.Find("#token-value").Text()
+	if resp.StatusCode != 200 || len(tok) < 40 {
+		t.Fatalf("create: %d %q", resp.StatusCode, tok)
+	}
+	if status, _ := e.api("GET", "/api/cards", tok, ""); status != 200 {
+		t.Fatalf("new token: %d", status)
+	}
+	// Shown once: the account page lists it by name only.
+	_, doc = e.get(c, "/account")
+	if doc.Find("#token-value").Length() != 0 || !strings.Contains(doc.Find("#tokens").Text(), "deck CI") {
+		t.Error("token shown again or not listed")
+	}
+	action, _ := doc.Find("#tokens form[action$='/revoke']").Attr("action")
+	if resp, _ := e.post(c, action, nil); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("revoke: %d", resp.StatusCode)
+	}
+	if status, _ := e.api("GET", "/api/cards", tok, ""); status != http.StatusUnauthorized {
+		t.Errorf("revoked: %d", status)
+	}
+}
+
+func TestEditorSaveHistoryRestore(t *testing.T) {
+	e, _ := editableEnv(t)
+	admin := e.signedIn("ada", store.RoleAdmin)
+	member := e.signedIn("bob", store.RoleMember)
+	if resp, _ := e.get(member, "/cards/new"); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("member editor: %d", resp.StatusCode)
+	}
+	resp, doc := e.get(admin, "/cards/new")
+	folder, _ := doc.Find("#editor-folder option[selected]").Attr("value")
+	if resp.StatusCode != 200 || folder != "kafka" || !strings.Contains(doc.Find("#editor-md").Text(), "## Pitfalls") {
+		t.Fatalf("new card page: %d folder %q", resp.StatusCode, folder)
+	}
+	id := "written-in-editor"
+	broken := strings.Replace(newCard(id), "## Basics", "## Basix", 1)
+	// Save refuses a broken card, lists the problem at its line, and keeps the text.
+	resp, doc = e.post(admin, "/cards/new", url.Values{"folder": {"kafka"}, "md": {broken}, "action": {"save"}})
+	if resp.StatusCode != http.StatusUnprocessableEntity || doc.Find("#editor-md").Text() != broken ||
+		!strings.Contains(doc.Find(".editor-errors li[data-line='14']").Text(), "unknown section") ||
+		doc.Find("#editor-gutter .bad[data-line='14']").Length() != 1 {
+		t.Fatalf("broken save: %d %q", resp.StatusCode, doc.Find("#editor-errors").Text())
+	}
+	// The live pane (what the script fetches) says the same.
+	_, doc = e.post(admin, "/editor/preview", url.Values{"folder": {"kafka"}, "md": {broken}})
+	if !strings.Contains(doc.Find(".editor-errors").Text(), "unknown section") {
+		t.Errorf("preview pane: %q", doc.Text())
+	}
+	// Saved once fixed; edited; both revisions listed; the first restored.
+	if resp, _ := e.post(admin, "/cards/new", url.Values{"folder": {"kafka"}, "md": {newCard(id)}, "action": {"save"}}); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("save: %d", resp.StatusCode)
+	}
+	edited := strings.Replace(newCard(id), "The one-line answer", "The edited answer", 1)
+	if resp, _ := e.post(admin, "/cards/"+id+"/edit", url.Values{"md": {edited}, "action": {"save"}}); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("edit: %d", resp.StatusCode)
+	}
+	// Renaming in the editor is refused.
+	if resp, doc := e.post(admin, "/cards/"+id+"/edit", url.Values{"md": {newCard("renamed")}, "action": {"save"}}); resp.StatusCode != 422 || !strings.Contains(doc.Find(".editor-errors").Text(), "renaming is refused") {
+		t.Errorf("rename: %d", resp.StatusCode)
+	}
+	_, doc = e.get(admin, "/cards/"+id+"/history")
+	if n := doc.Find("#history li").Length(); n != 2 || !strings.Contains(doc.Find("#diff .add").Text(), "The edited answer") || !strings.Contains(doc.Find("#diff .del").Text(), "The one-line answer") {
+		t.Fatalf("history: %d revisions, diff %q", n, doc.Find("#diff").Text())
+	}
+	firstRev, _ := doc.Find("#history li").Last().Find("input[name=rev]").Attr("value")
+	if resp, _ := e.post(admin, "/cards/"+id+"/restore", url.Values{"rev": {firstRev}}); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("restore: %d", resp.StatusCode)
+	}
+	c, _ := e.srv.deck().Card(id)
+	if c == nil || !strings.Contains(c.Answer[0].Text, "The one-line answer") {
+		t.Fatal("restore did not bring the first text back")
+	}
+	_, doc = e.get(admin, "/cards/"+id+"/history")
+	if doc.Find("#history li").Length() != 3 || !strings.Contains(doc.Find("#history li").First().Text(), "restore") {
+		t.Errorf("history after restore: %q", doc.Find("#history").Text())
+	}
+}
+
+// Editing a bundled card is an override that can be reverted to the file's text.
+func TestEditorOverrideAndRevert(t *testing.T) {
+	e, dir := editableEnv(t)
+	admin := e.signedIn("ada", store.RoleAdmin)
+	c := e.srv.deck().Cards[0]
+	orig, err := os.ReadFile(dir + "/" + c.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(orig), "## Answer\n", "## Answer\n\n- Overridden here\n", 1)
+	if resp, doc := e.post(admin, "/cards/"+c.ID+"/edit", url.Values{"md": {edited}, "action": {"save"}}); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("override: %d %q", resp.StatusCode, doc.Find("#editor-errors").Text())
+	}
+	if after, _ := os.ReadFile(dir + "/" + c.File); string(after) != string(orig) {
+		t.Fatal("the card file was written")
+	}
+	if got, _ := e.srv.deck().Card(c.ID); got.Answer[0].Text != "Overridden here" {
+		t.Fatalf("override not served: %q", got.Answer[0].Text)
+	}
+	_, doc := e.get(admin, "/cards/"+c.ID+"/edit")
+	if doc.Find("#editor-revert").Length() != 1 {
+		t.Fatal("no revert offered for an override")
+	}
+	if resp, _ := e.post(admin, "/cards/"+c.ID+"/revert", nil); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("revert: %d", resp.StatusCode)
+	}
+	if got, _ := e.srv.deck().Card(c.ID); got.Answer[0].Text == "Overridden here" {
+		t.Fatal("revert did not bring the bundled text back")
+	}
+}
