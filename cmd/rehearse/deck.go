@@ -165,6 +165,18 @@ func localCards(dir string) (map[string][]byte, error) {
 	return files, err
 }
 
+// batchLimit keeps each POST /api/cards under the server's 1 MiB request limit.
+const batchLimit = 900 << 10
+
+type batchPut struct {
+	Path     string `json:"path"`
+	Markdown string `json:"markdown"`
+}
+
+type batchResult struct {
+	Created, Updated, Unchanged, Deleted, Reverted []string
+}
+
 func deckPush(ctx context.Context, c *apiClient, dir string, prune bool, io stdio) error {
 	local, err := localCards(dir)
 	if err != nil {
@@ -183,54 +195,71 @@ func deckPush(ctx context.Context, c *apiClient, dir string, prune bool, io stdi
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	pushed := map[string]bool{}
-	var created, updated, same, failed int
+	// Only what differs is sent, in as few batches as fit: the server checks a batch as a whole,
+	// so cards linking to each other pass together.
+	var batches [][]batchPut
+	var cur []batchPut
+	size, same := 0, 0
+	inDir := map[string]bool{}
 	for _, p := range paths {
 		src := local[p]
 		id := editor.IDOf(src)
-		if id == "" {
-			fmt.Fprintf(io.err, "%s: no id in the front matter; skipped\n", filepath.Join(dir, p))
-			failed++
-			continue
-		}
-		pushed[id] = true
+		inDir[id] = true
 		sum := sha256.Sum256(src)
-		if r, ok := byID[id]; ok && r.SHA256 == hex.EncodeToString(sum[:]) && r.Path == p {
+		if r, ok := byID[id]; ok && id != "" && r.SHA256 == hex.EncodeToString(sum[:]) && r.Path == p {
 			same++
 			continue
 		}
-		status, err := c.do(ctx, http.MethodPut, "/api/cards/"+url.PathEscape(id)+"?path="+url.QueryEscape(p), src, nil)
-		switch {
-		case err != nil:
-			fmt.Fprintf(io.err, "%s: %v\n", filepath.Join(dir, p), err)
-			failed++
-		case status == http.StatusCreated:
-			fmt.Fprintf(io.out, "created %s\n", p)
-			created++
-		default:
-			fmt.Fprintf(io.out, "updated %s\n", p)
-			updated++
+		if size+len(src) > batchLimit && len(cur) > 0 {
+			batches, cur, size = append(batches, cur), nil, 0
 		}
+		cur, size = append(cur, batchPut{Path: p, Markdown: string(src)}), size+len(src)+len(p)
 	}
-	deleted := 0
+	var gone []string
 	if prune {
 		for _, r := range remote {
-			if !r.Stored || pushed[r.ID] {
-				continue
+			if r.Stored && !inDir[r.ID] {
+				gone = append(gone, r.ID)
 			}
-			if _, err := c.do(ctx, http.MethodDelete, "/api/cards/"+url.PathEscape(r.ID), nil, nil); err != nil {
-				fmt.Fprintf(io.err, "delete %s: %v\n", r.Path, err)
-				failed++
-				continue
-			}
-			fmt.Fprintf(io.out, "deleted %s\n", r.Path)
-			deleted++
 		}
 	}
-	fmt.Fprintf(io.out, "%d created, %d updated, %d unchanged, %d deleted, %d failed\n", created, updated, same, deleted, failed)
-	if failed > 0 {
-		return exitError{1}
+	if len(cur) > 0 || len(gone) > 0 {
+		batches = append(batches, cur)
 	}
+	var total batchResult
+	for i, b := range batches {
+		body := map[string]any{"put": b}
+		if i == len(batches)-1 && len(gone) > 0 {
+			body["delete"] = gone
+		}
+		js, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		var res batchResult
+		if _, err := c.do(ctx, http.MethodPost, "/api/cards", js, &res); err != nil {
+			fmt.Fprintf(io.err, "deck push: nothing in this batch of %d cards was saved: %v\n", len(b), err)
+			fmt.Fprintf(io.out, "%d created, %d updated, %d unchanged, %d deleted before the failure\n", len(total.Created), len(total.Updated), same, len(total.Deleted))
+			return exitError{1}
+		}
+		for _, p := range res.Created {
+			fmt.Fprintf(io.out, "created %s\n", p)
+		}
+		for _, p := range res.Updated {
+			fmt.Fprintf(io.out, "updated %s\n", p)
+		}
+		for _, p := range res.Reverted {
+			fmt.Fprintf(io.out, "reverted %s (to the instance's card file)\n", p)
+		}
+		for _, p := range res.Deleted {
+			fmt.Fprintf(io.out, "deleted %s\n", p)
+		}
+		total.Created = append(total.Created, res.Created...)
+		total.Updated = append(total.Updated, res.Updated...)
+		total.Deleted = append(total.Deleted, res.Deleted...)
+		same += len(res.Unchanged)
+	}
+	fmt.Fprintf(io.out, "%d created, %d updated, %d unchanged, %d deleted\n", len(total.Created), len(total.Updated), same, len(total.Deleted))
 	return nil
 }
 

@@ -11,7 +11,7 @@ import (
 )
 
 // Overlay lays files over base: each entry of files (slash paths relative to the deck root)
-// replaces or adds that file. The result is an in-memory copy, taken once per load: a deck is
+// replaces or adds that file, or removes it when its text is nil. The result is an in-memory copy, taken once per load: a deck is
 // a few hundred small files, and a copy means a reload never sees a half-changed tree.
 // (fstest.MapFS is the standard library's in-memory fs.FS; nothing in it is test-only.)
 func Overlay(base fs.FS, files map[string][]byte) (fs.FS, error) {
@@ -31,6 +31,10 @@ func Overlay(base fs.FS, files map[string][]byte) (fs.FS, error) {
 		return nil, err
 	}
 	for p, b := range files {
+		if b == nil {
+			delete(m, p)
+			continue
+		}
 		m[p] = &fstest.MapFile{Data: b, Mode: 0o444}
 	}
 	return m, nil

@@ -58,6 +58,7 @@ var routeAccess = map[string]access{
 	"POST /editor/preview":     admin,
 	"GET /cards/{id}/history":  user,
 	"GET /api/cards":           user,
+	"POST /api/cards":          admin,
 	"GET /api/cards/{id}":      user,
 	"PUT /api/cards/{id}":      admin,
 	"DELETE /api/cards/{id}":   admin,

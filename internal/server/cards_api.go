@@ -24,6 +24,7 @@ func (s *Server) cardsAPIRoutes(r chi.Router) {
 	r.Group(func(r chi.Router) {
 		r.Use(s.apiAuth)
 		r.Get("/api/cards", s.apiListCards)
+		r.Post("/api/cards", s.apiBatch) // cards_batch.go
 		r.Get("/api/cards/{id}", s.apiGetCard)
 		r.Put("/api/cards/{id}", s.apiPutCard)
 		r.Delete("/api/cards/{id}", s.apiDeleteCard)
@@ -241,8 +242,14 @@ func (s *Server) apiDeleteCard(w http.ResponseWriter, r *http.Request) {
 		apiFail(w, http.StatusNotFound, "no card %q", id)
 		return
 	}
-	reverted, err := s.removeCard(r.Context(), userFrom(r.Context()), id)
+	reverted, problems, err := s.removeCard(r.Context(), userFrom(r.Context()), id)
 	switch {
+	case errors.Is(err, errLinked):
+		e := apiError{Error: fmt.Sprintf("card %q was not removed: the deck would then have %d problem(s)", id, len(problems))}
+		for _, p := range problems {
+			e.Errors = append(e.Errors, apiProblem{File: p.File, Line: p.Line, Message: p.Msg, Text: p.Error()})
+		}
+		writeJSON(w, http.StatusConflict, e)
 	case errors.Is(err, errNotEditable):
 		apiFail(w, http.StatusConflict, "%v", err)
 	case errors.Is(err, store.ErrNotFound):

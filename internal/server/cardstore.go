@@ -56,6 +56,36 @@ func (s *Server) checkSim(ctx context.Context) func(*deck.Simulation) error {
 	})
 }
 
+// checkCard checks src as the card at t: the card alone (editor.Check), then the whole deck
+// with it in place, which catches what one card cannot show (a link to a card the deck lacks).
+func (s *Server) checkCard(ctx context.Context, l *deckload.Loaded, t editor.Target, src []byte) (*deck.Card, deck.ErrorList) {
+	c, errs := editor.Check(l.Deck, t, src, s.checkSim(ctx))
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return c, s.checkDeckWith(l, map[string][]byte{t.Path: src})
+}
+
+// checkDeckWith loads the running deck's files with changes laid over them (nil text: the file
+// removed) and returns the problems. Simulations are not run again: each card's was checked
+// when it was saved.
+func (s *Server) checkDeckWith(l *deckload.Loaded, changes map[string][]byte) deck.ErrorList {
+	fsys, err := deckload.Overlay(l.Files, changes)
+	if err != nil {
+		return deck.ErrorList{{Msg: err.Error()}}
+	}
+	var list deck.ErrorList
+	if _, err := deck.Load(fsys, deck.Options{}); errors.As(err, &list) {
+		return list
+	} else if err != nil {
+		return deck.ErrorList{{Msg: err.Error()}}
+	}
+	return nil
+}
+
+// errLinked: removing the card would leave other cards linking to nothing.
+var errLinked = errors.New("other cards link to this card")
+
 // saveOutcome is what a save did.
 type saveOutcome struct {
 	Card      *deck.Card
@@ -71,7 +101,7 @@ func (s *Server) saveCard(ctx context.Context, u *store.User, t editor.Target, s
 	if l == nil {
 		return saveOutcome{}, nil, errNotEditable
 	}
-	c, errs := editor.Check(l.Deck, t, src, s.checkSim(ctx))
+	c, errs := s.checkCard(ctx, l, t, src)
 	if len(errs) > 0 {
 		return saveOutcome{}, errs, nil
 	}
@@ -110,29 +140,33 @@ func (s *Server) saveCard(ctx context.Context, u *store.User, t editor.Target, s
 }
 
 // removeCard drops a card's stored text: a bundled card goes back to its file's text, a card
-// written in the app is deleted. It reports which, and store.ErrNotFound when nothing is stored.
-func (s *Server) removeCard(ctx context.Context, u *store.User, id string) (reverted bool, err error) {
+// written in the app is deleted. It reports which, store.ErrNotFound when nothing is stored, and
+// errLinked (with the problems) when the deck would no longer load without it.
+func (s *Server) removeCard(ctx context.Context, u *store.User, id string) (reverted bool, problems deck.ErrorList, err error) {
 	l := s.loaded()
 	if l == nil {
-		return false, errNotEditable
+		return false, nil, errNotEditable
 	}
 	c, ok := l.Deck.Card(id)
 	if !ok || !l.Stored[c.File] {
-		return false, store.ErrNotFound
+		return false, nil, store.ErrNotFound
 	}
 	_, bundled := cardText(l, c.File)
 	action := store.ActionDelete
 	if bundled != nil {
 		action = store.ActionRevert
 	}
+	if list := s.checkDeckWith(l, map[string][]byte{c.File: bundled}); len(list) > 0 {
+		return false, list, errLinked
+	}
 	var userID int64
 	if u != nil {
 		userID = u.ID
 	}
 	if err := s.db.RemoveDeckCard(ctx, id, action, userID, s.now()); err != nil {
-		return false, err
+		return false, nil, err
 	}
-	return bundled != nil, s.reloadDecks()
+	return bundled != nil, nil, s.reloadDecks()
 }
 
 // targetFor says where card id is saved: its current file, or for a new card the given path,

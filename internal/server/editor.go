@@ -136,7 +136,7 @@ func (s *Server) editorTarget(r *http.Request, d *deck.Deck, src []byte) (editor
 func (s *Server) editorLive(r *http.Request, t editor.Target, src []byte, checked bool) views.EditorLive {
 	l := s.loaded()
 	live := views.EditorLive{Lines: bytes.Count(src, []byte("\n")) + 1, Checked: checked}
-	c, errs := editor.Check(l.Deck, t, src, s.checkSim(r.Context()))
+	c, errs := s.checkCard(r.Context(), l, t, src)
 	for _, e := range errs {
 		live.Errors = append(live.Errors, views.EditorError{Line: e.Line, Msg: e.Msg})
 	}
@@ -238,8 +238,10 @@ func (s *Server) editorPreview(w http.ResponseWriter, r *http.Request) {
 // revertCard is POST /cards/{id}/revert: drop the edited copy of a bundled card.
 func (s *Server) revertCard(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
-	_, err := s.removeCard(r.Context(), userFrom(r.Context()), id)
+	_, problems, err := s.removeCard(r.Context(), userFrom(r.Context()), id)
 	switch {
+	case errors.Is(err, errLinked):
+		s.errorPage(w, r, http.StatusConflict, "Not reverted: the deck would have problems without this text: "+problems.Error())
 	case errors.Is(err, store.ErrNotFound):
 		s.errorPage(w, r, http.StatusConflict, "This card has no edited text to revert.")
 	case errors.Is(err, errNotEditable):

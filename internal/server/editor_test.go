@@ -301,3 +301,33 @@ func TestEditorOverrideAndRevert(t *testing.T) {
 		t.Fatal("revert did not bring the bundled text back")
 	}
 }
+
+// Two new cards linking to each other cannot arrive one at a time, but pass as one batch.
+func TestCardsAPIBatchLinkedCards(t *testing.T) {
+	e, _ := editableEnv(t)
+	tok, _ := e.token("ci", store.RoleAdmin)
+	a := strings.Replace(newCard("card-a"), "Its short answer.", "See [the other](/cards/card-b).", 1)
+	b := strings.Replace(newCard("card-b"), "Its short answer.", "See [the other](/cards/card-a).", 1)
+	status, body := e.api("PUT", "/api/cards/card-a", tok, a)
+	if status != http.StatusUnprocessableEntity || !strings.Contains(body["errors"].([]any)[0].(map[string]any)["message"].(string), "card-b") {
+		t.Fatalf("lone linked card: %d %v", status, body)
+	}
+	batch, _ := json.Marshal(map[string]any{"put": []map[string]string{{"path": "kafka/card-a.md", "markdown": a}, {"path": "kafka/card-b.md", "markdown": b}}})
+	status, body = e.api("POST", "/api/cards", tok, string(batch))
+	if status != 200 || len(body["created"].([]any)) != 2 {
+		t.Fatalf("batch: %d %v", status, body)
+	}
+	// Deleting one alone would leave a dead link: refused with the problem; both together pass.
+	if status, body := e.api("DELETE", "/api/cards/card-a", tok, ""); status != http.StatusConflict || !strings.Contains(fmtJSON(body), "card-b.md") {
+		t.Errorf("delete linked: %d %v", status, body)
+	}
+	both, _ := json.Marshal(map[string]any{"delete": []string{"card-a", "card-b"}})
+	if status, body := e.api("POST", "/api/cards", tok, string(both)); status != 200 || len(body["deleted"].([]any)) != 2 {
+		t.Errorf("batch delete: %d %v", status, body)
+	}
+}
+
+func fmtJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

@@ -201,7 +201,8 @@ func (s *Server) importSave(w http.ResponseWriter, r *http.Request) {
 		bad(fmt.Sprintf("%d cards were sent; save at most %d at a time.", len(mds), importMaxFiles))
 		return
 	}
-	d := s.deck()
+	l := s.loaded()
+	d := l.Deck
 	var vm views.ImportSaved
 	saved := 0
 	seen := map[string]bool{}
@@ -227,7 +228,7 @@ func (s *Server) importSave(w http.ResponseWriter, r *http.Request) {
 				break
 			}
 			t := targetFor(d, card.ID, "", card.Topic)
-			if _, errs := editor.Check(d, t, src, s.checkSim(r.Context())); len(errs) > 0 {
+			if _, errs := s.checkCard(r.Context(), l, t, src); len(errs) > 0 {
 				res.Msgs = errorStrings(errs)
 				break
 			}

@@ -59,35 +59,66 @@ func (db *DB) DeckCards(ctx context.Context) ([]DeckCard, error) {
 // of a stored card never changes (ids are stable; the caller refuses renames).
 func (db *DB) SaveDeckCard(ctx context.Context, c DeckCard, action string, userID int64, now time.Time) (revID int64, err error) {
 	err = db.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO deck_cards (card_id, path, markdown, updated_at, updated_by)
-			VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (card_id) DO UPDATE SET markdown = excluded.markdown, updated_at = excluded.updated_at,
-				updated_by = excluded.updated_by`,
-			c.ID, c.Path, c.Markdown, ms(now), nullID(userID)); err != nil {
-			return err
-		}
-		return tx.QueryRowContext(ctx, `INSERT INTO card_revisions (card_id, path, markdown, action, user_id, created_at)
-			VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, c.ID, c.Path, c.Markdown, action, nullID(userID), ms(now)).Scan(&revID)
+		revID, err = saveDeckCard(ctx, tx, c, action, userID, now)
+		return err
 	})
+	return revID, err
+}
+
+// Removal drops one stored card (Action: ActionRevert or ActionDelete).
+type Removal struct {
+	ID, Action string
+}
+
+// ApplyDeckChanges saves and removes several cards in one transaction, so a set of cards that
+// only load together (they link to each other) is stored whole or not at all.
+func (db *DB) ApplyDeckChanges(ctx context.Context, saves []DeckCard, removals []Removal, action string, userID int64, now time.Time) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		for _, c := range saves {
+			if _, err := saveDeckCard(ctx, tx, c, action, userID, now); err != nil {
+				return err
+			}
+		}
+		for _, r := range removals {
+			if err := removeDeckCard(ctx, tx, r.ID, r.Action, userID, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func saveDeckCard(ctx context.Context, tx *sql.Tx, c DeckCard, action string, userID int64, now time.Time) (revID int64, err error) {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO deck_cards (card_id, path, markdown, updated_at, updated_by)
+		VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (card_id) DO UPDATE SET markdown = excluded.markdown, updated_at = excluded.updated_at,
+			updated_by = excluded.updated_by`,
+		c.ID, c.Path, c.Markdown, ms(now), nullID(userID)); err != nil {
+		return 0, err
+	}
+	err = tx.QueryRowContext(ctx, `INSERT INTO card_revisions (card_id, path, markdown, action, user_id, created_at)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, c.ID, c.Path, c.Markdown, action, nullID(userID), ms(now)).Scan(&revID)
 	return revID, err
 }
 
 // RemoveDeckCard deletes a stored card (ErrNotFound if there is none) and records action
 // (ActionRevert or ActionDelete).
 func (db *DB) RemoveDeckCard(ctx context.Context, id, action string, userID int64, now time.Time) error {
-	return db.tx(ctx, func(tx *sql.Tx) error {
-		var path string
-		err := tx.QueryRowContext(ctx, "DELETE FROM deck_cards WHERE card_id = ? RETURNING path", id).Scan(&path)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		if err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO card_revisions (card_id, path, markdown, action, user_id, created_at)
-			VALUES (?, ?, '', ?, ?, ?)`, id, path, action, nullID(userID), ms(now))
+	return db.tx(ctx, func(tx *sql.Tx) error { return removeDeckCard(ctx, tx, id, action, userID, now) })
+}
+
+func removeDeckCard(ctx context.Context, tx *sql.Tx, id, action string, userID int64, now time.Time) error {
+	var path string
+	err := tx.QueryRowContext(ctx, "DELETE FROM deck_cards WHERE card_id = ? RETURNING path", id).Scan(&path)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	if err != nil {
 		return err
-	})
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO card_revisions (card_id, path, markdown, action, user_id, created_at)
+		VALUES (?, ?, '', ?, ?, ?)`, id, path, action, nullID(userID), ms(now))
+	return err
 }
 
 // Revisions returns a card's revisions, newest first.
