@@ -127,6 +127,9 @@ func TestUIEveryPageBothSizesBothThemes(t *testing.T) {
 					Eval[bool](ctx, t, `(document.querySelectorAll('details').forEach(d => d.open = true), true)`)
 					what := fmt.Sprintf("%s at %s, %s", p.name, size.name, scheme)
 					checkLayout(ctx, t, what, size.h, scheme == "dark")
+					if size.w < 600 {
+						checkTouchTargets(ctx, t, what)
+					}
 					if p.name == "study-revealed" {
 						checkRatingBar(ctx, t, what)
 					}
@@ -162,6 +165,18 @@ func checkLayout(ctx context.Context, t *testing.T, what string, viewH int64, da
 	}
 	if !dark && lum < 0.8 {
 		t.Errorf("%s: the background is dark (luminance %.2f) in light mode", what, lum)
+	}
+}
+
+// checkTouchTargets: on a phone every control a finger aims at is at least 44 px tall (links
+// inside running text are exempt, as in WCAG 2.5.8).
+func checkTouchTargets(ctx context.Context, t *testing.T, what string) {
+	t.Helper()
+	small := Eval[[]string](ctx, t, `[...document.querySelectorAll('button, .button, summary, select, input:not([type=radio]):not([type=checkbox]):not([type=hidden]), header a, .tabs label, label.check, label.choice')]
+		.filter(el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 && r.height < 43.5 && !el.closest('[hidden]'); })
+		.slice(0, 5).map(el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (el.className ? '.' + el.className : '') + ' ' + Math.round(el.getBoundingClientRect().height) + 'px')`)
+	if len(small) > 0 {
+		t.Errorf("%s: touch targets under 44 px: %s", what, strings.Join(small, ", "))
 	}
 }
 
