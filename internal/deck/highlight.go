@@ -13,8 +13,9 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// highlightStyle is the chroma style whose classes the rendered code blocks use.
-const highlightStyle = "github"
+// highlightStyle is the chroma style whose classes the rendered code blocks use; the dark theme
+// gets highlightStyleDark for the same classes.
+const highlightStyle, highlightStyleDark = "github", "github-dark"
 
 // codeFormatter is shared by every code block. goldmark-highlighting built a new formatter per
 // block, and each new one recomputed the style's CSS classes (a seventh of all load time);
@@ -22,6 +23,7 @@ const highlightStyle = "github"
 var (
 	codeFormatter = chromahtml.New(chromahtml.WithClasses(true))
 	codeStyle     = styles.Get(highlightStyle)
+	codeStyleDark = styles.Get(highlightStyleDark)
 )
 
 // highlightCode renders fenced code blocks: highlighted with CSS classes when chroma knows the

@@ -1,6 +1,7 @@
 package deck
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -41,5 +42,28 @@ func TestCodeBlockHighlightedOrPlain(t *testing.T) {
 	// Every class a block uses must be styled by HighlightCSS.
 	if css := HighlightCSS(); !strings.Contains(css, ".chroma .kd") {
 		t.Errorf("HighlightCSS lacks .kd: %.200s", css)
+	}
+}
+
+// In the dark theme code blocks must not keep the light background under the theme's light
+// text: the stylesheet carries the dark style for a chosen dark theme and for the browser's.
+func TestHighlightCSSHasBothThemes(t *testing.T) {
+	css := HighlightCSS()
+	light := regexp.MustCompile(`(?m)^\.chroma \{ color: (#[0-9a-f]{6}); \}$`).FindStringSubmatch(css)
+	if light == nil || light[1] == "#ffffff" {
+		t.Fatalf("light code blocks set no dark text colour: %v", light)
+	}
+	for _, scope := range []string{":root[data-theme=dark] .chroma {", ":root:not([data-theme=light]) .chroma {"} {
+		i := strings.Index(css, scope)
+		if i < 0 {
+			t.Fatalf("no %q rule", scope)
+		}
+		rule := css[i : i+strings.Index(css[i:], "}")]
+		if !strings.Contains(rule, "background-color: #0d1117") {
+			t.Errorf("%s has no dark background: %s", scope, rule)
+		}
+	}
+	if !strings.Contains(css, "@media (prefers-color-scheme: dark) {") {
+		t.Error("no rules for a browser that prefers dark")
 	}
 }

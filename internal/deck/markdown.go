@@ -3,11 +3,13 @@ package deck
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"html/template"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/alecthomas/chroma/v2"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -79,15 +81,53 @@ var (
 	css     string
 )
 
-// HighlightCSS returns the stylesheet for the CSS classes used by highlighted code blocks.
+// HighlightCSS returns the stylesheet for the CSS classes used by highlighted code blocks: the
+// light style, and the dark one for a dark theme (chosen on the page, or the browser's when the
+// page leaves it open, as app.css does).
 func HighlightCSS() string {
 	cssOnce.Do(func() {
-		var b bytes.Buffer
-		if err := codeFormatter.WriteCSS(&b, codeStyle); err == nil {
-			css = b.String()
+		var light, dark bytes.Buffer
+		if codeFormatter.WriteCSS(&light, codeStyle) != nil || codeFormatter.WriteCSS(&dark, codeStyleDark) != nil {
+			return
 		}
+		var b strings.Builder
+		b.WriteString(light.String())
+		// The light style sets no text colour, which would inherit the dark theme's light text.
+		text := "#1f2328" // GitHub's own text colour, which its chroma style leaves unset
+		if c := codeStyle.Get(chroma.Text).Colour; c.IsSet() {
+			text = c.String()
+		}
+		fmt.Fprintf(&b, ".chroma { color: %s; }\n", text)
+		b.WriteString(scopeCSS(dark.String(), ":root[data-theme=dark] "))
+		b.WriteString("@media (prefers-color-scheme: dark) {\n")
+		b.WriteString(scopeCSS(dark.String(), ":root:not([data-theme=light]) "))
+		b.WriteString("}\n")
+		css = b.String()
 	})
 	return css
+}
+
+// scopeCSS puts prefix before every selector of chroma's stylesheet, one rule per line. A token
+// class the dark style leaves out must not keep the light style's colour: every token first
+// inherits the block's text colour.
+func scopeCSS(sheet, prefix string) string {
+	var b strings.Builder
+	b.WriteString(prefix + ".chroma span { color: inherit; }\n")
+	for line := range strings.Lines(sheet) {
+		if _, rule, ok := strings.Cut(line, "*/ "); ok {
+			line = rule
+		}
+		sel, body, ok := strings.Cut(line, "{")
+		if !ok {
+			continue
+		}
+		parts := strings.Split(strings.TrimSpace(sel), ",")
+		for i, p := range parts {
+			parts[i] = prefix + strings.TrimSpace(p)
+		}
+		b.WriteString(strings.Join(parts, ", ") + " {" + body)
+	}
+	return b.String()
 }
 
 // prefixedIDs generates unique heading ids, each starting with HeadingIDPrefix.
