@@ -75,6 +75,7 @@ var accessByPrefix = []struct {
 	{"/settings", user},
 	{"/stats", user},
 	{"/mock", user},
+	{"/recordings", user}, // and only the owner's: recording_test.go
 	{"/api/sim", public},
 	{"/sim", public},
 }

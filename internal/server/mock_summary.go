@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -16,14 +17,29 @@ import (
 
 // mockRows scores every question of a session; only rated questions count. A question's key
 // points are those of the session's depth, from the current deck.
-func (s *Server) mockRows(sess *store.MockSession) []views.MockSummaryRow {
+func (s *Server) mockRows(ctx context.Context, sess *store.MockSession) ([]views.MockSummaryRow, error) {
 	d := s.deck()
+	recs, err := s.db.MockRecordings(ctx, sess.UserID, sess.ID)
+	if err != nil {
+		return nil, err
+	}
+	spoken := map[int]store.Recording{} // the latest recording of each main answer
+	for _, rec := range recs {
+		if !rec.FollowUp {
+			spoken[rec.MockPosition] = rec
+		}
+	}
 	rows := make([]views.MockSummaryRow, 0, len(sess.Answers))
 	for _, a := range sess.Answers {
 		row := views.MockSummaryRow{Pos: a.Position, CardID: a.CardID, Used: a.Used, Target: a.Target,
 			Expired: a.Expired, PitfallsHit: len(a.PitfallsHit), Rating: a.Rating,
-			Answered: a.Rating > 0, Recorded: a.ReviewLogID > 0,
-			Empty: strings.TrimSpace(a.Typed) == "" && len(a.Covered) == 0}
+			Answered: a.Rating > 0, Recorded: a.ReviewLogID > 0}
+		timed := a.Used // what the time credit judges: spoken time when there is a recording
+		if rec, ok := spoken[a.Position]; ok {
+			row.RecordingID, row.Spoken, row.SpokenText = rec.ID, rec.Spoken, spokenText(rec.Spoken, rec.Target)
+			timed = rec.Spoken
+		}
+		row.Empty = strings.TrimSpace(a.Typed) == "" && len(a.Covered) == 0 && row.Spoken == 0
 		row.Covered, row.Bullets = len(a.Covered), len(a.Covered)
 		if c, ok := d.Card(a.CardID); ok {
 			row.Card = c
@@ -41,11 +57,11 @@ func (s *Server) mockRows(sess *store.MockSession) []views.MockSummaryRow {
 		}
 		if row.Answered {
 			row.Score = interview.Score(interview.Result{Bullets: row.Bullets, Covered: row.Covered, PitfallsHit: row.PitfallsHit,
-				Used: a.Used, Target: a.Target, Rating: a.Rating, Empty: row.Empty})
+				Used: timed, Target: a.Target, Rating: a.Rating, Empty: row.Empty})
 		}
 		rows = append(rows, row)
 	}
-	return rows
+	return rows, nil
 }
 
 // sameQuestionsLink rebuilds the setup for a seeded session, so others get the same questions.
@@ -75,7 +91,12 @@ func (s *Server) mockSummary(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	v := views.MockSummary{ID: sess.ID, Status: sess.Status, Created: sess.CreatedAt, Rows: s.mockRows(sess),
+	rows, err := s.mockRows(r.Context(), sess)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	v := views.MockSummary{ID: sess.ID, Status: sess.Status, Created: sess.CreatedAt, Rows: rows,
 		Explanation: interview.ScoreExplanation, SameLink: sameQuestionsLink(sess.Settings), Recording: sess.Settings.RecordReviews}
 	var scores []float64
 	for i := range v.Rows {
@@ -121,7 +142,12 @@ func (s *Server) mockHistory(w http.ResponseWriter, r *http.Request) {
 		row := views.MockHistoryRow{ID: sess.ID, Created: sess.CreatedAt, Status: sess.Status, N: len(sess.Answers)}
 		var scores []float64
 		var used, target time.Duration
-		for _, q := range s.mockRows(sess) {
+		rows, err := s.mockRows(r.Context(), sess)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		for _, q := range rows {
 			if q.Answered {
 				scores = append(scores, q.Score)
 				used += q.Used

@@ -36,6 +36,7 @@ func (s *Server) studyRoutes(r chi.Router) {
 		r.Post("/settings", s.saveSettings)
 		r.Get("/stats", s.stats)
 	})
+	s.recordingRoutes(r) // recording.go: /recordings
 }
 
 // locations caches loaded time zones: LoadLocation reads and parses zoneinfo on every call.
@@ -194,7 +195,7 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 }
 
 func (s *Server) renderStudy(w http.ResponseWriter, r *http.Request, v views.StudyPage) {
-	p := s.page(r, "Study", "study.js")
+	p := s.page(r, "Study", "voice.js", "study.js")
 	p.CSS = append(p.CSS, s.assets.URL("study.css"))
 	s.render(w, r, http.StatusOK, views.Study(p, v))
 }
@@ -264,6 +265,7 @@ func (s *Server) studyAnswer(w http.ResponseWriter, r *http.Request) {
 	res, err := study.Rate(ctx, s.db, scheduler(u), a)
 	if err == nil {
 		s.metrics.AnswerRecorded()
+		s.attachRecording(r, u.ID, res.LogID)
 	}
 	switch {
 	case errors.Is(err, study.ErrStale) && wantsJSON(r):
@@ -365,6 +367,11 @@ func (s *Server) cardProgress(r *http.Request, c *deck.Card) (views.Slot, error)
 		v.Retrievability = strconv.FormatFloat(100*scheduler(u).Retrievability(st, now), 'f', 1, 64) + " %"
 		v.Reps, v.Lapses = st.Reps, st.Lapses
 	}
+	recs, err := s.db.CardRecordings(ctx, u.ID, c.ID)
+	if err != nil {
+		return nil, err
+	}
+	v.Recordings, v.Next = recordingRows(recs, loc), "/cards/"+c.ID
 	for i := len(hist) - 1; i >= 0; i-- { // newest first
 		h := hist[i]
 		v.History = append(v.History, views.HistoryRow{

@@ -15,6 +15,8 @@ const (
 	minRetention = 0.70
 	maxRetention = 0.97
 	maxNewPerDay = 200
+
+	maxKeepRecordings = 50
 )
 
 func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request) {
@@ -26,6 +28,12 @@ func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request) {
 		TimeZone:  st.TimeZone,
 		Saved:     r.URL.Query().Get("saved") == "1",
 	}
+	keep, err := s.db.RecordingsKeep(r.Context(), userFrom(r.Context()).ID)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	f.Keep = strconv.Itoa(keep)
 	s.renderSettings(w, r, http.StatusOK, f)
 }
 
@@ -42,14 +50,32 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
 		NewPerDay: strings.TrimSpace(r.PostFormValue("new_per_day")),
 		Depth:     r.PostFormValue("depth"),
 		TimeZone:  strings.TrimSpace(r.PostFormValue("timezone")),
+		Keep:      strings.TrimSpace(r.PostFormValue("keep_recordings")),
 	}
 	st, fe := parseSettings(f, u.Settings)
+	keep, err := strconv.Atoi(f.Keep)
+	if f.Keep == "" { // a form without the field keeps the current setting
+		keep, err = s.db.RecordingsKeep(r.Context(), u.ID)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	} else if err != nil || keep < 1 || keep > maxKeepRecordings {
+		if fe == nil {
+			fe = &views.FormError{Form: "Please correct the fields marked below.", Fields: map[string]string{}}
+		}
+		fe.Fields["keep_recordings"] = "Keep between 1 and 50 recordings per card."
+	}
 	if fe != nil {
 		f.Err = fe
 		s.renderSettings(w, r, http.StatusUnprocessableEntity, f)
 		return
 	}
 	if err := s.db.UpdateSettings(r.Context(), u.ID, st); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if err := s.db.SetRecordingsKeep(r.Context(), u.ID, keep); err != nil {
 		s.fail(w, r, err)
 		return
 	}

@@ -38,6 +38,12 @@
   function submit(form, button) {
     if (busy || !form) return;
     busy = true;
+    // A recording in progress is stopped and saved first, so the answer carries it.
+    var voice = window.rehearseVoice;
+    (voice ? voice.finish() : Promise.resolve()).then(function () { send(form, button); });
+  }
+
+  function send(form, button) {
     var undo = form.id === "undo-form";
     var body = new FormData(form, button || undefined);
     fetch(form.action, { method: "POST", body: new URLSearchParams(body), credentials: "same-origin",
