@@ -119,8 +119,9 @@ func AddUser(t testing.TB, dataDir, name, password string, admin bool) {
 }
 
 // Browser returns a chromedp context for a fresh headless Chromium with a phone or desktop
-// viewport. The test skips locally when Chromium is absent, and fails under CI.
-func Browser(t testing.TB) context.Context {
+// viewport. The test skips locally when Chromium is absent, and fails under CI. extra adds
+// Chromium options (a fake microphone, say).
+func Browser(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		if os.Getenv("CI") != "" {
@@ -143,6 +144,7 @@ func Browser(t testing.TB) context.Context {
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.WindowSize(1200, 900),
 	}
+	opts = append(opts, extra...)
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
 	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
