@@ -18,9 +18,9 @@ import (
 	"github.com/rehearse/rehearse/internal/views"
 )
 
-// maxRecordingBytes caps one upload: a 90 s Opus answer is about 400 KB, so this leaves room for
-// uncompressed WAV from browsers without Opus while bounding what one request may hold.
-const maxRecordingBytes = 8 << 20
+// maxRecordingBytes caps one upload at the server's general body cap: voice.js records Opus at
+// 32 kbit/s, about 4 KB a second, so this holds over four minutes of speech.
+const maxRecordingBytes = maxBody
 
 // ownBodyLimit names the routes limitBody leaves alone: they cap the body themselves, with a
 // message naming their own limit.
@@ -80,13 +80,22 @@ func depthTarget(c *deck.Card, depth string) time.Duration {
 // question's; in study the target is the depth's.
 func (s *Server) uploadRecording(w http.ResponseWriter, r *http.Request) {
 	ctx, u, q := r.Context(), userFrom(r.Context()), r.URL.Query()
+	// The body first: an oversized upload is refused as such whatever else is wrong with it.
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRecordingBytes))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) || r.ContentLength > maxRecordingBytes {
+		s.fail(w, r, errStatus(http.StatusRequestEntityTooLarge, fmt.Sprintf("The recording is larger than the %d MiB limit.", maxRecordingBytes>>20)))
+		return
+	} else if err != nil {
+		s.fail(w, r, errStatus(http.StatusBadRequest, "The recording could not be read."))
+		return
+	}
 	c, ok := s.deck().Card(q.Get("card"))
 	if !ok {
 		s.fail(w, r, errStatus(http.StatusNotFound, "card: there is no card "+strconv.Quote(q.Get("card"))+"."))
 		return
 	}
 	rec := store.Recording{UserID: u.ID, CardID: c.ID, CreatedAt: s.now(), Mode: q.Get("mode"), MockPosition: -1}
-	var err error
 	if rec.Spoken, err = msField(r, "spoken_ms"); err == nil {
 		rec.Wall, err = msField(r, "wall_ms")
 	}
@@ -105,15 +114,6 @@ func (s *Server) uploadRecording(w http.ResponseWriter, r *http.Request) {
 		}
 	default:
 		s.fail(w, r, errStatus(http.StatusUnprocessableEntity, "mode must be study or mock."))
-		return
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRecordingBytes))
-	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) || r.ContentLength > maxRecordingBytes {
-		s.fail(w, r, errStatus(http.StatusRequestEntityTooLarge, fmt.Sprintf("The recording is larger than the %d MiB limit.", maxRecordingBytes>>20)))
-		return
-	} else if err != nil {
-		s.fail(w, r, errStatus(http.StatusBadRequest, "The recording could not be read."))
 		return
 	}
 	if rec.MIME, ok = sniffAudio(body); !ok {

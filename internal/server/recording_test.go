@@ -108,7 +108,7 @@ func TestRecordingBadUploads(t *testing.T) {
 		status      int
 		says        string
 	}{
-		{"over the cap", ok, big, http.StatusRequestEntityTooLarge, "8 MiB limit"},
+		{"over the cap", ok, big, http.StatusRequestEntityTooLarge, "1 MiB limit"},
 		{"not audio", ok, []byte("<html>hello</html>"), http.StatusUnsupportedMediaType, "checked by its content"},
 		{"empty", ok, nil, http.StatusUnsupportedMediaType, "WebM, Ogg, MP4 or WAV"},
 		{"bad spoken time", "card=one&mode=study&spoken_ms=-4&wall_ms=2000", tinyWAV(10), http.StatusUnprocessableEntity, "spoken_ms"},

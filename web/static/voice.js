@@ -66,7 +66,9 @@
     say(el, "Asking for the microphone…");
     navigator.mediaDevices.getUserMedia({ audio: true }).then(function (stream) {
       var type = pickType();
-      var rec = new MediaRecorder(stream, type ? { mimeType: type } : undefined);
+      var opts = { audioBitsPerSecond: 32000 }; // speech needs no more; keeps uploads small
+      if (type) opts.mimeType = type;
+      var rec = new MediaRecorder(stream, opts);
       var Ctx = window.AudioContext || window.webkitAudioContext;
       var ctx = new Ctx();
       var an = ctx.createAnalyser();
