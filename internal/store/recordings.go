@@ -141,7 +141,12 @@ func (db *DB) RecordingsKeep(ctx context.Context, userID int64) (int, error) {
 	return recordingsKeep(ctx, db.r, userID)
 }
 
-func recordingsKeep(ctx context.Context, q querier, userID int64) (int, error) {
+// rowQuerier is a pool or a transaction.
+type rowQuerier interface {
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+func recordingsKeep(ctx context.Context, q rowQuerier, userID int64) (int, error) {
 	var n int
 	err := q.QueryRowContext(ctx, `SELECT keep FROM recording_settings WHERE user_id = ?`, userID).Scan(&n)
 	if errors.Is(err, sql.ErrNoRows) {
