@@ -257,6 +257,9 @@ func TestUIThemeToggleAndKeyHelp(t *testing.T) {
 		}
 	}
 	CheckA11yAll(ctx, t, "key help dialog")
+	if dir := os.Getenv("UI_SHOTS"); dir != "" {
+		saveShot(ctx, t, filepath.Join(dir, "keyhelp-1200-dark.png"))
+	}
 	if err := chromedp.Do(ctx, chromedp.KeyEvent("?"), chromedp.WaitNotPresent(chromedp.ID("keyhelp"))); err != nil {
 		t.Fatalf("close the key help with ?: %v", err)
 	}
@@ -291,5 +294,9 @@ func TestUIThemeToggleAndKeyHelp(t *testing.T) {
 	}
 	if Eval[string](ctx, t, `document.getElementById('nav-toggle').getAttribute('aria-expanded')`) != "true" {
 		t.Fatal("the menu button does not say it is expanded")
+	}
+	CheckA11yAll(ctx, t, "phone menu open")
+	if dir := os.Getenv("UI_SHOTS"); dir != "" {
+		saveShot(ctx, t, filepath.Join(dir, "menu-390x844-dark.png"))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -75,7 +76,33 @@ func (s *Server) topic(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, r)
 		return
 	}
-	s.render(w, r, http.StatusOK, views.Topic(s.page(r, t.Name), views.TopicPage{Name: t.Name, Slug: t.Slug, Cards: t.Cards}))
+	v := views.TopicPage{Name: t.Name, Slug: t.Slug, Cards: t.Cards}
+	if u := userFrom(r.Context()); u != nil {
+		states, err := s.db.CardStates(r.Context(), u.ID)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		now := s.now()
+		end := study.DayEnd(now, userLocation(u))
+		for _, c := range t.Cards {
+			v.Status = append(v.Status, cardStatus(states[c.ID], now, end))
+		}
+	}
+	s.render(w, r, http.StatusOK, views.Topic(s.page(r, t.Name), v))
+}
+
+// cardStatus words a stored state for the topic page's list.
+func cardStatus(st srs.Card, now, end time.Time) views.CardStatus {
+	switch {
+	case st.State == srs.New:
+		return views.CardStatus{Text: "new"}
+	case study.IsDue(st, now, end):
+		return views.CardStatus{Text: "due today", Due: true}
+	case st.State == srs.Learning || st.State == srs.Relearning:
+		return views.CardStatus{Text: "learning"}
+	}
+	return views.CardStatus{Text: "next in " + srs.FormatInterval(st.Due.Sub(now))}
 }
 
 func (s *Server) card(w http.ResponseWriter, r *http.Request) {

@@ -40,10 +40,20 @@ func TestHomeLeadsWithWhatToDo(t *testing.T) {
 	if tile.AttrOr("data-studied", "") != "1" || tile.Find(".studied").Text() != "1 studied" || tile.Find(".pill.due").Text() != "1 due" {
 		t.Fatalf("topic tile: %q", tile.Text())
 	}
+	// The topic page says where each card stands.
+	_, topic := e.get(c, tile.AttrOr("href", ""))
+	var statuses []string
+	topic.Find("#topic-cards .card-status").Each(func(_ int, s *goquery.Selection) { statuses = append(statuses, s.Text()) })
+	if strings.Join(statuses, ",") != "due today,new,new" || !topic.Find("#topic-cards .card-status").First().HasClass("due") {
+		t.Fatalf("topic statuses %v", statuses)
+	}
 	// Nothing due, no new cards allowed: caught up, with when the next card comes due.
 	settings("0")
 	e.seed(uid, "one", srs.Card{State: srs.Review, Stability: 3, Difficulty: 5, Due: e.now.Add(50 * time.Hour), LastReview: e.now}, e.now)
 	_, doc = e.get(c, "/")
+	if _, topic := e.get(c, tile.AttrOr("href", "")); topic.Find("#topic-cards .card-status").First().Text() != "next in 2d" {
+		t.Fatalf("a review card due in 50 h reads %q", topic.Find("#topic-cards .card-status").First().Text())
+	}
 	detail := doc.Find("#now-detail").Text()
 	if doc.Find("#caught-up").Length() != 1 || !strings.Contains(detail, "The next card is due in") || !strings.Contains(detail, "new cards are off") {
 		t.Fatalf("caught up: %q", doc.Find("#now").Text())
