@@ -66,6 +66,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	// Loading allocates ~40x what the deck keeps (parse trees, highlighting, simulation runs):
 	// hand that back now rather than carry it as resident memory until the scavenger gets to it.
 	debug.FreeOSMemory()
+	setMemoryLimit(getenv)
 	topics, err := deckTopics(cfg.Content)
 	if err != nil {
 		return err
@@ -253,4 +254,16 @@ func openChecked(ctx context.Context, path string, log *slog.Logger) (*store.DB,
 			"Restore it from a backup (rehearse backup makes one), or move it aside to start empty", path, err)
 	}
 	return db, nil
+}
+
+// defaultMemoryLimit is the Go runtime's soft memory limit unless GOMEMLIMIT says otherwise.
+// Bursts (argon2's 64 MiB per login check, a big simulation) leave freed heap behind; with a
+// limit the collector and scavenger hand it back before the process grows past it, instead of
+// letting the heap double after each burst.
+const defaultMemoryLimit = 256 << 20
+
+func setMemoryLimit(getenv func(string) string) {
+	if getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(defaultMemoryLimit)
+	}
 }

@@ -24,7 +24,7 @@ import (
 
 const (
 	simCacheSize   = 128              // results kept; a card needs one per variant
-	simCacheWeight = 1_000_000        // segments kept in all, so a few huge runs cannot hog memory
+	simCacheWeight = 200_000          // segments kept in all (every card needs ~3,500; one big API run ~120,000)
 	simRunTimeout  = 5 * time.Second  // wall-clock cap per request, on top of the step budget
 	simMaxParallel = 2                // runs and API encodings at once (CPU-bound, and each holds a result's memory)
 	simAPIMaxBody  = 256 << 10        // a scenario is small; anything bigger is refused with 413
@@ -83,9 +83,17 @@ func (s *Server) acquireSim(ctx context.Context) error {
 func (s *Server) releaseSim() { <-s.sim.slots }
 
 // runSim returns the cached result for a scenario or runs it within the limits, once for all
-// identical concurrent requests. Only successful results are cached: a budget failure may
-// depend on load.
+// identical concurrent requests, taking a slot for the run. Only successful results are
+// cached: a budget failure may depend on load.
 func (s *Server) runSim(ctx context.Context, sc rebalance.Scenario, lim rebalance.Limits) (*rebalance.Result, error) {
+	return s.simResult(ctx, sc, lim, false)
+}
+
+// simResult is runSim for a caller that may already hold a slot (the API holds one from the
+// cache lookup to the end of encoding, so a result in memory always has a slot to its name).
+// Such callers share runs only among themselves: a run that needs a slot must never be waited
+// on by callers holding all of them.
+func (s *Server) simResult(ctx context.Context, sc rebalance.Scenario, lim rebalance.Limits, holdsSlot bool) (*rebalance.Result, error) {
 	key, err := sc.Key()
 	if err != nil {
 		return nil, err
@@ -95,8 +103,8 @@ func (s *Server) runSim(ctx context.Context, sc rebalance.Scenario, lim rebalanc
 	}
 	// The shared run must not die with the first caller's request: it runs on its own context
 	// (bounded by simRunTimeout), and each caller stops waiting when its own request ends.
-	ch := s.sim.flight.DoChan(fmt.Sprintf("%+v|%s", lim, key), func() (any, error) {
-		return s.runOnce(context.WithoutCancel(ctx), key, sc, lim)
+	ch := s.sim.flight.DoChan(fmt.Sprintf("%v|%+v|%s", holdsSlot, lim, key), func() (any, error) {
+		return s.runOnce(context.WithoutCancel(ctx), key, sc, lim, !holdsSlot)
 	})
 	select {
 	case r := <-ch:
@@ -109,14 +117,16 @@ func (s *Server) runSim(ctx context.Context, sc rebalance.Scenario, lim rebalanc
 	}
 }
 
-func (s *Server) runOnce(ctx context.Context, key string, sc rebalance.Scenario, lim rebalance.Limits) (*rebalance.Result, error) {
+func (s *Server) runOnce(ctx context.Context, key string, sc rebalance.Scenario, lim rebalance.Limits, takeSlot bool) (*rebalance.Result, error) {
 	if res, ok := s.sim.cache.get(key); ok {
 		return res, nil
 	}
-	if err := s.acquireSim(ctx); err != nil {
-		return nil, err
+	if takeSlot {
+		if err := s.acquireSim(ctx); err != nil {
+			return nil, err
+		}
+		defer s.releaseSim()
 	}
-	defer s.releaseSim()
 	ctx, cancel := context.WithTimeout(ctx, simRunTimeout)
 	defer cancel()
 	start := time.Now()

@@ -46,13 +46,10 @@ func (s *Server) simAPI(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, fieldJSON(err))
 		return
 	}
-	res, err := s.runSim(r.Context(), sc, s.sim.web)
+	out, err := s.simBody(r, sc, summary)
 	if err == nil {
-		var out []byte
-		if out, err = s.encodeSim(r, res, summary); err == nil {
-			s.writeSimBody(w, r, out)
-			return
-		}
+		s.writeSimBody(w, r, out)
+		return
 	}
 	if he, ok := errors.AsType[*httpError](err); ok {
 		writeJSON(w, he.status, map[string]string{"error": he.msg})
@@ -61,17 +58,24 @@ func (s *Server) simAPI(w http.ResponseWriter, r *http.Request) {
 	s.fail(w, r, err)
 }
 
-// encodeSim encodes a result within a slot and the response cap.
-func (s *Server) encodeSim(r *http.Request, res *rebalance.Result, summary bool) ([]byte, error) {
+// simBody runs (or finds) the result and encodes it within one slot and the response cap, so
+// no result is held in memory without a slot: requests beyond the slots wait holding nothing.
+func (s *Server) simBody(r *http.Request, sc rebalance.Scenario, summary bool) ([]byte, error) {
 	if err := s.acquireSim(r.Context()); err != nil {
 		return nil, err
 	}
 	defer s.releaseSim()
+	res, err := s.simResult(r.Context(), sc, s.sim.web, true)
+	if err != nil {
+		return nil, err
+	}
+	lw := &limitedBuffer{max: simMaxResponse}
 	var v any = res
 	if summary {
 		v = summarize(res)
+	} else {
+		lw.b.Grow(min(simMaxResponse, 80*resultWeight(res)+64<<10)) // about a segment's JSON each
 	}
-	lw := &limitedBuffer{max: simMaxResponse}
 	if err := encodeStreaming(lw, v); err != nil {
 		if errors.Is(err, errTooLarge) {
 			return nil, errStatus(http.StatusUnprocessableEntity, fmt.Sprintf(
