@@ -44,12 +44,12 @@ func Diff(a, b string) []Line {
 		case i < len(x) && j < len(y) && x[i] == y[j]:
 			out = append(out, Line{Same, x[i], i + 1, j + 1})
 			i, j = i+1, j+1
-		case j < len(y) && (i == len(x) || lcs[i][j+1] >= lcs[i+1][j]):
-			out = append(out, Line{Add, y[j], 0, j + 1})
-			j++
-		default:
+		case i < len(x) && (j == len(y) || lcs[i+1][j] >= lcs[i][j+1]): // deletions before additions
 			out = append(out, Line{Del, x[i], i + 1, 0})
 			i++
+		default:
+			out = append(out, Line{Add, y[j], 0, j + 1})
+			j++
 		}
 	}
 	return out
