@@ -85,7 +85,7 @@ type Marker struct {
 
 // Band spans one round in a close-up, labelled with its number.
 type Band struct {
-	X, W         float64
+	X, W, LabelX float64
 	Label        string
 	Round        int // index into Result.Rounds
 	FromMS, ToMS int64
@@ -137,10 +137,14 @@ func LayoutCloseup(label string, r *rebalance.Result, eps []Episode, ep Episode)
 	t := layout(label, r, "closeup", from, to, names, Palette(r))
 	t.Episode = ep.N
 	x := t.xOf()
-	for _, ri := range ep.Rounds {
+	labelEnd := 0.0 // right edge of the last band label, so close rounds' labels do not overlap
+	for k, ri := range ep.Rounds {
 		rd := r.Rounds[ri]
 		x0, x1 := x(max(rd.StartMS, from)), x(min(rd.EndMS, to))
-		t.Bands = append(t.Bands, Band{X: round1(x0), W: round1(max(x1-x0, 2)), Label: names[ri], Round: ri, FromMS: rd.StartMS, ToMS: rd.EndMS})
+		label := fmt.Sprintf("round %d", k+1) // the close-up is one episode: its own numbering
+		lx := min(max(x0+2, labelEnd+6), t.Width-float64(len(label))*7)
+		labelEnd = lx + float64(len(label))*7
+		t.Bands = append(t.Bands, Band{X: round1(x0), W: round1(max(x1-x0, 2)), LabelX: round1(lx), Label: label, Round: ri, FromMS: rd.StartMS, ToMS: rd.EndMS})
 	}
 	t.Title = fmt.Sprintf("Close-up of episode %d for %s: %s to %s", ep.N, label, Secs(from), Secs(to))
 	return t

@@ -121,7 +121,7 @@ func buildStep(proto string, r *rebalance.Result, ri int, name string, pal map[s
 			st.Lines = append(st.Lines, fmt.Sprintf("%s sends JoinGroup owning nothing.", m))
 			sent = append(sent, "Join · 0")
 		case proto == "eager":
-			st.Lines = append(st.Lines, fmt.Sprintf("%s sends JoinGroup owning nothing: eager gives up all it had (%s) first.", m, countList(own)))
+			st.Lines = append(st.Lines, fmt.Sprintf("%s sends JoinGroup owning nothing: eager first gives up all it had, %s.", m, countList(own)))
 			sent = append(sent, "Join · 0")
 		case classic:
 			st.Lines = append(st.Lines, fmt.Sprintf("%s sends JoinGroup listing what it owns: %s.", m, countList(own)))
