@@ -95,6 +95,25 @@ func TestSimFigures(t *testing.T) {
 			}
 		})
 	}
+	// Brushing the whole run picks an episode: a click at the last episode's time shows its
+	// close-up and hides the first one.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+	open("eager-to-cooperative-migration")
+	pt := Eval[[]float64](ctx, t, `(() => { const fig = document.querySelector('.sim-variant'); const eps = fig.querySelectorAll('.episode');
+		const last = eps[eps.length - 1].querySelector('svg'), over = fig.querySelector('svg[data-view=overview]');
+		over.scrollIntoView({block: 'center'});
+		const ms = (+last.dataset.fromMs + +last.dataset.toMs) / 2, r = over.getBoundingClientRect(), vb = over.viewBox.baseVal;
+		const x = (+over.dataset.plotx + (ms - +over.dataset.fromMs) / (+over.dataset.toMs - +over.dataset.fromMs) * +over.dataset.plotw) * r.width / vb.width;
+		return [r.left + x, r.top + r.height / 2] })()`)
+	if err := chromedp.Do(ctx, chromedp.MouseClickXY(pt[0], pt[1])); err != nil {
+		t.Fatal(err)
+	}
+	if got := Eval[string](ctx, t, `(() => { const eps = [...document.querySelectorAll('.sim-variant .episode')]; return eps.map(e => e.hidden ? '-' : e.dataset.episode).join(',') })()`); !strings.HasPrefix(got, "-,-,") || strings.HasSuffix(got, "-") {
+		t.Errorf("after brushing the last episode, close-ups shown: %s", got)
+	}
+
 	// The lab: rows show only the fields their event uses, and are added and removed in place;
 	// the scrubber's moment goes into the address.
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(app.URL+"/sim?preset=consumer-join"), chromedp.WaitVisible(chromedp.ID("ev-add"))); err != nil {

@@ -95,7 +95,10 @@
       });
       if (best) { pick(best.n); remember('ep', best.n); }
     }
-    over.addEventListener('pointerdown', function (e) { start = msAt(e); over.setPointerCapture(e.pointerId); });
+    over.addEventListener('pointerdown', function (e) {
+      start = msAt(e);
+      try { over.setPointerCapture(e.pointerId); } catch (err) { /* synthetic events have no pointer */ }
+    });
     over.addEventListener('pointermove', function (e) {
       if (start === null) return;
       var a = xAt(over, start), b = xAt(over, msAt(e));
