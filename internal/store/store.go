@@ -88,7 +88,9 @@ func (db *DB) Migrate(ctx context.Context, log *slog.Logger) error {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, db.w, migrations.FS)
+	// Out of order allowed: migrations are independent, and a lower number can land after a
+	// higher one was applied (005 after 008), which goose otherwise refuses.
+	p, err := goose.NewProvider(goose.DialectSQLite3, db.w, migrations.FS, goose.WithAllowOutofOrder(true))
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}

@@ -1,0 +1,227 @@
+package e2e
+
+import (
+	"context"
+	"math"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// testdata/speech.wav is our own sentence spoken by espeak-ng, padded with silence:
+//
+//	espeak-ng -v en -s 150 -w raw.wav "Under the cooperative protocol, only the partitions that move are paused, and the rest keep working."
+//	sox raw.wav -r 16000 speech.wav pad 0.5 2.5
+//
+// Its voiced length, keeping 0.3 s of each longer silence as the page's hang-over does:
+//
+//	sox speech.wav voiced.wav silence -l 1 0.05 1% -1 0.3 1% && soxi -D voiced.wav   → 6.308125
+//	soxi -D speech.wav                                                                  → 9.775937
+const (
+	speechFile   = "testdata/speech.wav"
+	speechVoiced = 6308 * time.Millisecond
+	speechLength = 9776 * time.Millisecond // Chromium loops the file: one loop holds all its speech
+)
+
+// micBrowser is Chromium with a fake microphone that plays speech.wav in a loop.
+func micBrowser(t *testing.T) context.Context {
+	t.Helper()
+	wav, err := filepath.Abs(speechFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Browser(t,
+		chromedp.Flag("use-fake-device-for-media-stream", true),
+		chromedp.Flag("use-fake-ui-for-media-stream", true),
+		chromedp.Flag("use-file-for-fake-audio-capture", wav),
+		chromedp.Flag("autoplay-policy", "no-user-gesture-required"))
+}
+
+// awaitJS evaluates an expression that returns a promise and waits for its value.
+func awaitJS[T any](ctx context.Context, t *testing.T, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
+// record presses record, lets the fake microphone play for d, presses stop and waits for the
+// upload. It returns the measured spoken time, the upload latency and the size.
+func record(ctx context.Context, t *testing.T, d time.Duration) (spoken time.Duration, uploadMS, size int) {
+	t.Helper()
+	if err := chromedp.Do(ctx,
+		chromedp.WaitVisible(chromedp.CSS(`#recorder [data-action=record]`)),
+		chromedp.Click(chromedp.CSS(`#recorder [data-action=record]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#recorder [data-action=stop]`)),
+		chromedp.Sleep(d),
+		chromedp.Click(chromedp.CSS(`#recorder [data-action=stop]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#recorder[data-recording-id]`)),
+	); err != nil {
+		t.Fatalf("record: %v (status %q)", err, Eval[string](ctx, t, `document.getElementById('rec-status').textContent`))
+	}
+	ms := Eval[string](ctx, t, `document.querySelector('#recorder [data-spoken-ms]').dataset.spokenMs`)
+	n, _ := strconv.Atoi(ms)
+	uploadMS, _ = strconv.Atoi(Eval[string](ctx, t, `document.getElementById('recorder').dataset.uploadMs`))
+	size, _ = strconv.Atoi(Eval[string](ctx, t, `document.getElementById('recorder').dataset.bytes`))
+	return time.Duration(n) * time.Millisecond, uploadMS, size
+}
+
+func within20(got, want time.Duration) bool {
+	return math.Abs(float64(got-want)) <= 0.2*float64(want)
+}
+
+// playMS plays an <audio> source and returns the milliseconds until playback has advanced.
+const playMS = `(async (src) => {
+	const a = src ? new Audio(src) : document.querySelector('[data-playback]');
+	const t0 = performance.now();
+	await a.play();
+	await new Promise(r => { const f = () => { if (a.currentTime > 0) { a.removeEventListener('timeupdate', f); r(); } }; a.addEventListener('timeupdate', f); f(); });
+	a.pause();
+	return performance.now() - t0;
+})`
+
+// Record in study and in a mock with a fake microphone: the measured spoken time is within 20 %
+// of the file's voiced length, playback works at once and from the server, the recordings
+// survive a restart, nobody else can fetch them, and deleting removes them.
+func TestVoiceRecordStudyAndMock(t *testing.T) {
+	dir := t.TempDir()
+	AddUser(t, dir, "vic", "say-it-out-loud", false)
+	AddUser(t, dir, "ada", "the-admin-here", true)
+	app := StartApp(t, dir)
+	ctx := micBrowser(t)
+	Login(ctx, t, app.URL, "vic", "say-it-out-loud")
+
+	// Study: reveal, then say it.
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/study"), chromedp.WaitVisible(chromedp.ID("reveal")),
+		chromedp.Click(chromedp.ID("reveal")), chromedp.WaitVisible(chromedp.ID("rec-button"))); err != nil {
+		t.Fatalf("reveal: %v", err)
+	}
+	CheckA11y(ctx, t, "study with recorder")
+	card := Eval[string](ctx, t, `document.getElementById('study').dataset.card`)
+	spoken, upload, size := record(ctx, t, speechLength)
+	if !within20(spoken, speechVoiced) {
+		t.Fatalf("study: measured %v spoken, the file has %v voiced", spoken, speechVoiced)
+	}
+	local := awaitJS[float64](ctx, t, playMS+`()`)
+	studyID := Eval[string](ctx, t, `document.getElementById('recorder').dataset.recordingId`)
+	server := awaitJS[float64](ctx, t, playMS+`('/recordings/`+studyID+`')`)
+	t.Logf("study: spoken %v of %v voiced; upload %d ms, %d bytes for %v; playback local %.0f ms, from the server %.0f ms",
+		spoken, speechVoiced, upload, size, speechLength, local, server)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("rate-3")), chromedp.WaitNotPresent(chromedp.CSS(`#study[data-card="`+card+`"]`))); err != nil {
+		t.Fatalf("rate: %v", err)
+	}
+
+	// Mock: one question, spoken, then Done (which waits for the upload).
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/mock/new?seed=11&n=1&clock=soft&depth=basics"),
+		chromedp.WaitVisible(chromedp.ID("mock-start")), chromedp.Click(chromedp.ID("mock-start")),
+		chromedp.WaitVisible(chromedp.ID("rec-button"))); err != nil {
+		t.Fatalf("start mock: %v", err)
+	}
+	mSpoken, mUpload, mSize := record(ctx, t, speechLength)
+	if !within20(mSpoken, speechVoiced) {
+		t.Fatalf("mock: measured %v spoken, the file has %v voiced", mSpoken, speechVoiced)
+	}
+	t.Logf("mock: spoken %v; upload %d ms, %d bytes", mSpoken, mUpload, mSize)
+	mockID := Eval[string](ctx, t, `document.getElementById('recorder').dataset.recordingId`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("answer-submit")), chromedp.WaitVisible(chromedp.ID("mock-review")),
+		chromedp.Click(chromedp.ID("rate-3")), chromedp.WaitVisible(chromedp.ID("summary-table"))); err != nil {
+		t.Fatalf("finish mock: %v", err)
+	}
+	summary := Eval[string](ctx, t, `document.querySelector('#row-1 .spoken').dataset.spokenMs`)
+	if n, _ := strconv.Atoi(summary); time.Duration(n)*time.Millisecond != mSpoken.Round(time.Millisecond) && n != int(mSpoken.Milliseconds()) {
+		t.Fatalf("summary says %s ms spoken, the page measured %v", summary, mSpoken)
+	}
+
+	// A restart keeps both recordings.
+	app.Stop()
+	app = StartApp(t, dir)
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/mock/history"), chromedp.WaitVisible(chromedp.ID("main"))); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{studyID, mockID} {
+		st := awaitJS[float64](ctx, t, `fetch('/recordings/`+id+`').then(r => r.status)`)
+		if st != 200 {
+			t.Fatalf("after a restart, recording %s: %v", id, st)
+		}
+	}
+	// Nobody else can fetch them, an admin included.
+	admin := httpLogin(t, app.URL, "ada", "the-admin-here")
+	for _, id := range []string{studyID, mockID} {
+		resp, err := admin.Get(app.URL + "/recordings/" + id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Fatalf("the admin fetched recording %s: %d", id, resp.StatusCode)
+		}
+	}
+	// The card page lists the study recording; deleting it there removes it.
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/cards/"+card), chromedp.WaitVisible(chromedp.ID("recording-"+studyID)),
+		chromedp.Click(chromedp.CSS(`#recording-`+studyID+` [data-action=delete-recording]`)),
+		chromedp.WaitNotPresent(chromedp.ID("recording-"+studyID))); err != nil {
+		t.Fatalf("delete from the card page: %v", err)
+	}
+	if st := awaitJS[float64](ctx, t, `fetch('/recordings/`+studyID+`').then(r => r.status)`); st != 404 {
+		t.Fatalf("deleted recording answers %v", st)
+	}
+	if os.Getenv("REHEARSE_VOICE_40S") != "" { // figure for the closing note: bytes per 40 s
+		if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/study"), chromedp.WaitVisible(chromedp.ID("reveal")),
+			chromedp.Click(chromedp.ID("reveal"))); err != nil {
+			t.Fatal(err)
+		}
+		_, up, n := record(ctx, t, 40*time.Second)
+		t.Logf("40 s recording: %d bytes, upload %d ms", n, up)
+	}
+}
+
+// httpLogin signs in with a plain HTTP client, as another person on another device.
+func httpLogin(t *testing.T, base, name, password string) *http.Client {
+	t.Helper()
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.PostForm(base+"/login", url.Values{"username": {name}, "password": {password}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("login as %s: %d", name, resp.StatusCode)
+	}
+	return c
+}
+
+// Without a microphone the recorder says so, and the card can still be answered.
+func TestVoiceWithoutMicrophone(t *testing.T) {
+	dir := t.TempDir()
+	AddUser(t, dir, "nomi", "no-microphone-here", false)
+	app := StartApp(t, dir)
+	ctx := Browser(t, chromedp.Flag("use-fake-ui-for-media-stream", true)) // no fake device: no microphone
+	Login(ctx, t, app.URL, "nomi", "no-microphone-here")
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/study"), chromedp.WaitVisible(chromedp.ID("reveal")),
+		chromedp.Click(chromedp.ID("reveal")), chromedp.WaitVisible(chromedp.ID("rec-button")),
+		chromedp.Click(chromedp.ID("rec-button")),
+		chromedp.Query(chromedp.CSS(`#rec-status.rec-error`))); err != nil {
+		t.Fatalf("no microphone: %v (status %q)", err, Eval[string](ctx, t, `document.getElementById('rec-status').textContent`))
+	}
+	if msg := Eval[string](ctx, t, `document.getElementById('rec-status').textContent`); !strings.Contains(msg, "Typing still works") {
+		t.Fatalf("no-microphone message %q", msg)
+	}
+	if got := Eval[string](ctx, t, `document.getElementById('rec-button').dataset.action`); got != "record" {
+		t.Fatalf("button left at %q", got)
+	}
+	card := Eval[string](ctx, t, `document.getElementById('study').dataset.card`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("rate-3")), chromedp.WaitNotPresent(chromedp.CSS(`#study[data-card="`+card+`"]`))); err != nil {
+		t.Fatalf("answering without a microphone: %v", err)
+	}
+}
