@@ -77,6 +77,12 @@ func (s *Server) apiBatch(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		c, errs := editor.Check(d, t, src, s.checkSim(r.Context()))
+		if len(errs) == 0 {
+			_, errs = s.cardExpectations(r.Context(), c.Sim)
+			for i := range errs {
+				errs[i].File = t.Path
+			}
+		}
 		if len(errs) > 0 {
 			problems = append(problems, errs...)
 			continue

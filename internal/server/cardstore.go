@@ -63,6 +63,12 @@ func (s *Server) checkCard(ctx context.Context, l *deckload.Loaded, t editor.Tar
 	if len(errs) > 0 {
 		return nil, errs
 	}
+	if _, failed := s.cardExpectations(ctx, c.Sim); len(failed) > 0 {
+		for i := range failed {
+			failed[i].File = t.Path
+		}
+		return nil, failed
+	}
 	return c, s.checkDeckWith(l, map[string][]byte{t.Path: src})
 }
 

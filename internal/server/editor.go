@@ -141,8 +141,12 @@ func (s *Server) editorLive(r *http.Request, t editor.Target, src []byte, checke
 		live.Errors = append(live.Errors, views.EditorError{Line: e.Line, Msg: e.Msg})
 	}
 	if c == nil {
+		if pc, perrs := deck.Parse(t.Path, src); len(perrs) == 0 { // parses, but its claims fail
+			live.Expect, _ = s.cardExpectations(r.Context(), pc.Sim)
+		}
 		return live
 	}
+	live.Expect, _ = s.cardExpectations(r.Context(), c.Sim)
 	live.Card = c
 	for _, m := range editor.Similar(l.Deck, c.Question, t.ID) {
 		live.Similar = append(live.Similar, views.SimilarCard{ID: m.Card.ID, Question: m.Card.Question, Percent: int(m.Score*100 + 0.5)})

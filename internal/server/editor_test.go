@@ -331,3 +331,23 @@ func fmtJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// The editor evaluates the simulation's expect: claims live; a false one blocks the save at its line.
+func TestEditorExpectations(t *testing.T) {
+	e, _ := editableEnv(t)
+	admin := e.signedIn("ada", store.RoleAdmin)
+	sim := "simulation:\n  preset: consumer-rolling-restart\n  compare: [eager, cooperative]\n  caption: Eager stops everyone.\n  expect:\n    cooperative.stop_the_world_rebalances: 0\n    eager.stop_the_world_rebalances: 99\n"
+	md := strings.Replace(newCard("with-claims"), "timing: {basics: 20s, solid: 40s, deeper: 90s}\n", "timing: {basics: 20s, solid: 40s, deeper: 90s}\n"+sim, 1)
+	_, doc := e.post(admin, "/editor/preview", url.Values{"folder": {"kafka"}, "md": {md}})
+	if ok := doc.Find("#editor-expect li.ok").Text(); !strings.Contains(ok, "cooperative.stop_the_world_rebalances") {
+		t.Errorf("holding claim not shown: %q", doc.Find("#editor-expect").Text())
+	}
+	bad := doc.Find("#editor-expect li.bad")
+	if line, _ := bad.Attr("data-line"); line != "13" || !strings.Contains(bad.Text(), "expect eager.stop_the_world_rebalances = 99, got") {
+		t.Errorf("false claim: line %q %q", line, bad.Text())
+	}
+	resp, doc := e.post(admin, "/cards/new", url.Values{"folder": {"kafka"}, "md": {md}, "action": {"save"}})
+	if resp.StatusCode != http.StatusUnprocessableEntity || doc.Find(".editor-errors li[data-line='13']").Length() != 1 {
+		t.Errorf("save with a false claim: %d %q", resp.StatusCode, doc.Find("#editor-errors").Text())
+	}
+}
