@@ -208,11 +208,11 @@ func (c *classic) join(m *member, why string) {
 			e.alive = true
 			e.revive++
 			m.entry = e
-			same := slices.Equal(e.assignors, m.assignors)
 			c.setAssignors(e, m)
-			if c.state == gStable && same {
-				// Same instance and metadata, group stable: the old assignment comes back,
-				// no rebalance; the JoinGroup response restarts its heartbeat timer.
+			if c.state == gStable && (s.kind != kindConsumer || vote(c.live()) == c.assignor) {
+				// Same instance, group stable, the vote unchanged: the old assignment comes
+				// back, no rebalance (Kafka's updateStaticMemberAndRebalance); the JoinGroup
+				// response restarts its heartbeat timer.
 				c.s.resync(m, s.now+s.cfg.rpc)
 				c.deliver(m, e, e.assigned)
 				return
