@@ -68,6 +68,7 @@ func TestEditorFlow(t *testing.T) {
 	if q := Eval[string](ctx, t, `document.getElementById('question').textContent`); q != "How does a browser test write a card?" {
 		t.Fatalf("card page after save asks %q", q)
 	}
+	screenshots(ctx, t, "card-saved")
 
 	// Study it: reveal and rate Good.
 	if err := chromedp.Do(ctx,
@@ -110,8 +111,7 @@ func TestEditorFlow(t *testing.T) {
 
 	// Restart: the card and its edit are still there.
 	app.Stop()
-	app = StartApp(t, dir)
-	Login(ctx, t, app.URL, "ada", "analytical-engine")
+	app = StartApp(t, dir) // a new port on the same host: the session cookie still applies
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/cards/e2e-written-card"),
 		chromedp.WaitVisible(chromedp.ID("question")),
@@ -120,6 +120,9 @@ func TestEditorFlow(t *testing.T) {
 	}
 	if !Eval[bool](ctx, t, `document.getElementById('card').textContent.includes('edited after studying')`) {
 		t.Fatal("the edit did not survive the restart")
+	}
+	if !Eval[bool](ctx, t, `!!document.getElementById('logout')`) {
+		Login(ctx, t, app.URL, "ada", "analytical-engine")
 	}
 
 	// History: both revisions, the diff, and restoring the first.
@@ -151,6 +154,29 @@ func TestEditorFlow(t *testing.T) {
 	if after := cardState(ctx, t, app.URL, "e2e-written-card"); after != before {
 		t.Errorf("progress state %q after the restore, %q before", after, before)
 	}
+
+	// An API token from /account, shown once; the admin page has the members' edit switch.
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(app.URL+"/account"),
+		chromedp.WaitVisible(chromedp.ID("token-create")),
+		chromedp.SendKeys(`#token-create input[name=name]`, "deck CI"),
+		chromedp.Click(`#token-create button`),
+		chromedp.WaitVisible(chromedp.ID("token-value")),
+	); err != nil {
+		t.Fatalf("create a token: %v", err)
+	}
+	if n := len(Eval[string](ctx, t, `document.getElementById('token-value').textContent`)); n < 40 {
+		t.Errorf("token of %d characters", n)
+	}
+	CheckA11y(ctx, t, "the account page with a new token")
+	screenshots(ctx, t, "account-token")
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(app.URL+"/admin"),
+		chromedp.WaitVisible(chromedp.ID("editing")),
+	); err != nil {
+		t.Fatalf("admin page: %v", err)
+	}
+	screenshots(ctx, t, "admin-editing")
 }
 
 // screenshots saves the page at phone and desktop width, light and dark, when

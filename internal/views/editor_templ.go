@@ -1394,7 +1394,7 @@ func TokensSection(v Tokens) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 119, "<form method=\"post\" action=\"/account/tokens\" class=\"stack\" id=\"token-create\"><label>Name <input name=\"name\" maxlength=\"64\" required placeholder=\"e.g. deck CI\"></label> ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 119, "<form method=\"post\" action=\"/account/tokens\" class=\"stack\" id=\"token-create\"><label>Name <input type=\"text\" name=\"name\" maxlength=\"64\" required placeholder=\"e.g. deck CI\"></label> ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
