@@ -44,7 +44,7 @@ func (s *Server) mockRoutes(r chi.Router) {
 // mockPage is the layout model with the mock script and stylesheet.
 func (s *Server) mockPage(r *http.Request, title string) views.Page {
 	p := s.page(r, title, "voice.js", "mock.js")
-	p.CSS = append(p.CSS, s.assets.URL("mock.css"))
+	p.CSS = append(p.CSS, s.assets.URL("mock.css"), s.assets.URL("voice.css"))
 	return p
 }
 

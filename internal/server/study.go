@@ -196,7 +196,7 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 
 func (s *Server) renderStudy(w http.ResponseWriter, r *http.Request, v views.StudyPage) {
 	p := s.page(r, "Study", "voice.js", "study.js")
-	p.CSS = append(p.CSS, s.assets.URL("study.css"))
+	p.CSS = append(p.CSS, s.assets.URL("study.css"), s.assets.URL("voice.css"))
 	s.render(w, r, http.StatusOK, views.Study(p, v))
 }
 
