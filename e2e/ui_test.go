@@ -157,6 +157,10 @@ func checkLayout(ctx context.Context, t *testing.T, what string, viewH int64, da
 	if h := Eval[float64](ctx, t, `document.querySelector('header.top').getBoundingClientRect().height`); h > 64 {
 		t.Errorf("%s: the header is %.0f px tall, want at most 64", what, h)
 	}
+	if wrapped := Eval[[]string](ctx, t, `[...document.querySelectorAll('header.top nav a, header.top nav button')]
+		.filter(el => { const r = el.getBoundingClientRect(); return r.height > 46; }).map(el => el.textContent.trim())`); len(wrapped) > 0 {
+		t.Errorf("%s: navigation links wrap onto two lines: %v", what, wrapped)
+	}
 	lum := Eval[float64](ctx, t, `(() => { const m = getComputedStyle(document.body).backgroundColor.match(/[\d.]+/g).map(Number);
 		const c = m[3] === 0 ? getComputedStyle(document.documentElement).backgroundColor.match(/[\d.]+/g).map(Number) : m;
 		return (0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]) / 255; })()`)
