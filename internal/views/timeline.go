@@ -24,6 +24,8 @@ const (
 	tlRowGap  = 4.0
 	tlAxisH   = 28.0
 	tlMinSegW = 3.0 // a pause narrower than this is merged into one visible mark
+	// closeAllRows: a close-up of a group with more items draws only the rows that change.
+	closeAllRows = 12
 	// MaxTimelineRows caps the rows drawn per timeline; the rest are counted as hidden.
 	MaxTimelineRows = 24
 	// MemberColours is the size of the owner palette (Okabe–Ito, see sim.css); owners beyond it reuse colours.
@@ -43,6 +45,7 @@ type Timeline struct {
 	FromMS, ToMS int64 // the window drawn
 	Rows         []TimelineRow
 	Hidden       int // rows not drawn (MaxTimelineRows)
+	Steady       int // close-up: rows left out because they process with one owner throughout
 	Ticks        []Tick
 	Markers      []Marker
 	Bands        []Band // close-up: one per round
@@ -178,11 +181,15 @@ func layout(label string, r *rebalance.Result, view string, from, to int64, name
 		t.Hidden = len(rows) - MaxTimelineRows
 		rows = rows[:MaxTimelineRows]
 	}
-	for i, it := range rows {
+	for _, it := range rows {
 		segs := mergeSegments(clip(it.Segments, from, to), x, pal)
-		t.Rows = append(t.Rows, TimelineRow{Item: it.Item, Y: tlTop + float64(i)*(tlRowH+tlRowGap), Segs: segs})
+		if view == "closeup" && len(rows) > closeAllRows && steady(segs) {
+			t.Steady++ // a big group's close-up draws only what changes; the overview has the rest
+			continue
+		}
+		t.Rows = append(t.Rows, TimelineRow{Item: it.Item, Y: tlTop + float64(len(t.Rows))*(tlRowH+tlRowGap), Segs: segs})
 	}
-	t.AxisY = tlTop + float64(len(rows))*(tlRowH+tlRowGap) + 2
+	t.AxisY = tlTop + float64(len(t.Rows))*(tlRowH+tlRowGap) + 2
 	t.Height = t.AxisY + tlAxisH
 	for _, k := range tickTimes(from, to) {
 		t.Ticks = append(t.Ticks, Tick{X: x(k.ms), Label: k.label})
@@ -205,6 +212,11 @@ func layout(label string, r *rebalance.Result, view string, from, to int64, name
 	}
 	t.Title = fmt.Sprintf("Timeline for %s: %d rows over %s", label, len(r.Timeline), Secs(r.DurationMS))
 	return t
+}
+
+// steady reports whether a row is one owner processing for the whole window.
+func steady(segs []TimelineSeg) bool {
+	return len(segs) == 1 && segs[0].State == rebalance.StateProcessing
 }
 
 // clip keeps the parts of segments inside [from, to].
