@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 
@@ -41,15 +40,15 @@ func memoResults() func(rebalance.Scenario, rebalance.Limits) (*rebalance.Result
 	}
 	done := map[string]outcome{}
 	return func(sc rebalance.Scenario, lim rebalance.Limits) (*rebalance.Result, error) {
-		key, err := json.Marshal(sc.WithDefaults()) // maps marshal sorted: a canonical key
+		key, err := sc.Key()
 		if err != nil {
 			return nil, err
 		}
-		if o, ok := done[string(key)]; ok {
+		if o, ok := done[key]; ok {
 			return o.res, o.err
 		}
 		res, err := rebalance.Run(context.Background(), sc, lim)
-		done[string(key)] = outcome{res, err}
+		done[key] = outcome{res, err}
 		return res, err
 	}
 }
