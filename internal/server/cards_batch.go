@@ -52,6 +52,9 @@ func (s *Server) apiBatch(w http.ResponseWriter, r *http.Request) {
 		apiFail(w, http.StatusBadRequest, `the body must be JSON {"put": [{"path", "markdown"}], "delete": [ids]}: %v`, err)
 		return
 	}
+	s.edits.Lock()
+	defer s.edits.Unlock()
+	l = s.loaded() // the deck as of holding the lock
 	d := l.Deck
 	var problems deck.ErrorList
 	changes := map[string][]byte{}

@@ -103,6 +103,8 @@ type saveOutcome struct {
 // text equals its card file's drops the stored copy (a revert). errs lists every problem; the
 // error is for failures that are not the card's fault.
 func (s *Server) saveCard(ctx context.Context, u *store.User, t editor.Target, src []byte, action string) (saveOutcome, deck.ErrorList, error) {
+	s.edits.Lock()
+	defer s.edits.Unlock()
 	l := s.loaded()
 	if l == nil {
 		return saveOutcome{}, nil, errNotEditable
@@ -149,6 +151,8 @@ func (s *Server) saveCard(ctx context.Context, u *store.User, t editor.Target, s
 // written in the app is deleted. It reports which, store.ErrNotFound when nothing is stored, and
 // errLinked (with the problems) when the deck would no longer load without it.
 func (s *Server) removeCard(ctx context.Context, u *store.User, id string) (reverted bool, problems deck.ErrorList, err error) {
+	s.edits.Lock()
+	defer s.edits.Unlock()
 	l := s.loaded()
 	if l == nil {
 		return false, nil, errNotEditable

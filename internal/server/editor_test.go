@@ -241,6 +241,14 @@ func TestEditorSaveHistoryRestore(t *testing.T) {
 	if !strings.Contains(doc.Find(".editor-errors").Text(), "unknown section") {
 		t.Errorf("preview pane: %q", doc.Text())
 	}
+	// Without JS, the Preview button renders the card beside the text, and saves nothing.
+	resp, doc = e.post(admin, "/cards/new", url.Values{"folder": {"kafka"}, "md": {newCard(id)}, "action": {"preview"}})
+	if resp.StatusCode != 200 || doc.Find("#editor-card #editor-question").Text() != "TODO: the interview question?" || doc.Find("#editor-ok").Length() != 1 {
+		t.Fatalf("preview: %d %q", resp.StatusCode, doc.Find("#editor-live").Text())
+	}
+	if _, ok := e.srv.deck().Card(id); ok {
+		t.Fatal("preview saved the card")
+	}
 	// Saved once fixed; edited; both revisions listed; the first restored.
 	if resp, _ := e.post(admin, "/cards/new", url.Values{"folder": {"kafka"}, "md": {newCard(id)}, "action": {"save"}}); resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("save: %d", resp.StatusCode)

@@ -201,6 +201,8 @@ func (s *Server) importSave(w http.ResponseWriter, r *http.Request) {
 		bad(fmt.Sprintf("%d cards were sent; save at most %d at a time.", len(mds), importMaxFiles))
 		return
 	}
+	s.edits.Lock()
+	defer s.edits.Unlock()
 	l := s.loaded()
 	d := l.Deck
 	var vm views.ImportSaved

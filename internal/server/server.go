@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -72,6 +73,7 @@ type Server struct {
 	ready   readyState    // ready.go: the last /readyz probe
 	sim     simState      // sim.go
 	figures figureCache   // cardcache.go: rendered card simulation figures
+	edits   sync.Mutex    // cardstore.go: one card change at a time, checked against the deck it changes
 }
 
 // New builds a server. now may be nil (time.Now).
