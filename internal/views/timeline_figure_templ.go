@@ -331,15 +331,15 @@ func stepView(st Steps) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var19 string
-		templ_7745c5c3_Var19, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprintf("Round by round, episode %d (arrow keys step through rounds)", st.Episode.N)).Resolve(ctx)
+		templ_7745c5c3_Var19, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprintf("Round by round, %s, episode %d (arrow keys step through rounds)", st.Protocol, st.Episode.N)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/views/timeline_figure.templ`, Line: 49, Col: 179}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/views/timeline_figure.templ`, Line: 49, Col: 196}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var19)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "\"><h4>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "\"><h3>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -352,7 +352,7 @@ func stepView(st Steps) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "</h4><div class=\"step-nav\" hidden><button type=\"button\" class=\"secondary step-prev\" aria-label=\"Previous round\">←</button> <output class=\"step-pos\" aria-live=\"polite\"></output> <button type=\"button\" class=\"secondary step-next\" aria-label=\"Next round\">→</button></div><ol class=\"step-list\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "</h3><div class=\"step-nav\" hidden><button type=\"button\" class=\"secondary step-prev\" aria-label=\"Previous round\">←</button> <output class=\"step-pos\" aria-live=\"polite\"></output> <button type=\"button\" class=\"secondary step-next\" aria-label=\"Next round\">→</button></div><ol class=\"step-list\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
