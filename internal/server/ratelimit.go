@@ -55,7 +55,7 @@ func addrBucket(a netip.Addr) string {
 
 // begin counts an attempt for account from addr, or refuses it with how long to wait.
 func (l *loginLimiter) begin(now time.Time, account string, addr netip.Addr) (*loginAttempt, time.Duration) {
-	acc := "u:" + strings.ToLower(account)
+	acc := accountKey(account)
 	a := "a:" + addrBucket(addr)
 	pair := acc + "|" + a
 	l.mu.Lock()
@@ -109,9 +109,17 @@ func (at *loginAttempt) cancel() {
 	at.l.refund(at.at, at.keys[:]...)
 }
 
+// accountKey is the account's key. Names longer than any valid user name are cut, so a
+// megabyte "username" costs the limiter no more memory than a real one.
+func accountKey(name string) string {
+	return "u:" + strings.ToLower(cut(name, maxUsernameKey))
+}
+
+const maxUsernameKey = 80 // above the 64 bytes a user name may have
+
 // clearAccount forgets every failure recorded against an account (after a password reset).
 func (l *loginLimiter) clearAccount(account string) {
-	acc := "u:" + strings.ToLower(account)
+	acc := accountKey(account)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	delete(l.fails, acc)

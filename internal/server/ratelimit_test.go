@@ -200,3 +200,19 @@ func TestLimiterWindowAndRefund(t *testing.T) {
 		t.Fatal("one /64 split into two buckets")
 	}
 }
+
+// A huge made-up user name is stored cut, so failed logins cannot make the limiter hold megabytes.
+func TestLimiterKeysBounded(t *testing.T) {
+	t.Parallel()
+	l := newLoginLimiter()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	at, _ := l.begin(now, strings.Repeat("x", 1<<20), netip.MustParseAddr("192.0.2.1"))
+	at.failed()
+	total := 0
+	for k := range l.fails {
+		total += len(k)
+	}
+	if total > 400 {
+		t.Fatalf("limiter keys take %d bytes for one attempt", total)
+	}
+}
