@@ -73,11 +73,11 @@
   // Keyboard help.
   var shared = [["?", "show or hide this list of keys"], ["/", "search (focus the search box)"], ["Esc", "close this list or the menu"]];
   function pageKeys() {
-    var out = [];
+    var out = [], seen = {};
     document.querySelectorAll("[data-keys]").forEach(function (el) {
       el.getAttribute("data-keys").split(";").forEach(function (pair) {
-        var i = pair.indexOf("=");
-        if (i > 0) out.push([pair.slice(0, i).trim(), pair.slice(i + 1).trim()]);
+        var i = pair.indexOf("="), key = pair.slice(0, i).trim();
+        if (i > 0 && !seen[key]) { seen[key] = true; out.push([key, pair.slice(i + 1).trim()]); }
       });
     });
     return out;
