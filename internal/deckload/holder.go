@@ -45,8 +45,8 @@ type Loaded struct {
 	Files, Base fs.FS
 	Stored      map[string]bool
 	// Skipped lists stored cards left out because they no longer load with the card files
-	// (say an update added a card with the same id); they stay in the store, and the admin
-	// page shows why.
+	// (say an update added a card with the same id); they stay in the store, and serve logs
+	// each with its reason at start.
 	Skipped deck.ErrorList
 }
 
