@@ -78,3 +78,19 @@ func TestSimShortLinks(t *testing.T) {
 }
 
 var shareLinkRE = regexp.MustCompile(`^/sim/s/[0-9a-f]{16}$`)
+
+// Between a crash and the end of its session the dead member still holds its partitions in
+// the group's eyes; the lab says so in words rather than "unowned · m2".
+func TestSimLabExplainsAssignedButUnowned(t *testing.T) {
+	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
+	_, doc := e.get(e.client(), "/sim?kind=consumer&members=4&partitions=12&duration=90&p=cooperative&e0type=crash&e0at=10&e0member=m2&t=20")
+	n := 0
+	doc.Find("#sim-at tbody td").Each(func(_ int, td *goquery.Selection) {
+		if td.Text() == "unowned (still assigned to m2)" {
+			n++
+		}
+	})
+	if n != 3 {
+		t.Errorf("%d cells say m2's partitions are unowned but still assigned, want 3: %q", n, doc.Find("#sim-at tbody").Text())
+	}
+}

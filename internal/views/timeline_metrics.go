@@ -35,7 +35,7 @@ var MetricDefs = []MetricDef{
 var StateDefs = [][2]string{
 	{rebalance.StateProcessing, "processing: the owner (its colour) consumes it"},
 	{rebalance.StateRevoking, "revoking: the owner finishes, commits and gives it up"},
-	{rebalance.StateUnowned, "unowned: nobody processes it (grey; in a member's colour while the group still assigns it to that departed member, until its session times out)"},
+	{rebalance.StateUnowned, "unowned: nobody processes it (grey; in a member's colour while the group still assigns it to that departed member, until its session times out; Connect work parked by the scheduled rebalance delay is unowned too)"},
 	{rebalance.StateStarting, "starting: the new owner has it and is warming up"},
 }
 

@@ -179,7 +179,8 @@
       var s = segs[k];
       if (s[0] <= ms && (ms < s[1] || (k === segs.length - 1 && ms === s[1]))) {
         var st = d.states[s[2]];
-        return [st, s[3] >= 0 ? st + ' · ' + d.owners[s[3]] : st];
+        var who = s[3] >= 0 ? d.owners[s[3]] : '';
+        return [st, !who ? st : st === 'unowned' ? 'unowned (still assigned to ' + who + ')' : st + ' · ' + who];
       }
     }
     return ['', '—'];
