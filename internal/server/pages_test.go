@@ -30,11 +30,17 @@ func TestHomeLeadsWithWhatToDo(t *testing.T) {
 	if got := doc.Find("#now-detail").Text(); got != "New today: 2 of the 3 you have not seen (2 a day)." {
 		t.Fatalf("detail %q", got)
 	}
+	if doc.Find("#first-steps").Length() != 1 {
+		t.Fatal("a new account is not shown how a session goes")
+	}
 	past := e.now.Add(-72 * time.Hour)
 	e.seed(uid, "one", srs.Card{State: srs.Review, Stability: 3, Difficulty: 5, Due: e.now.Add(-time.Hour), LastReview: past}, past)
 	_, doc = e.get(c, "/")
 	if doc.Find("#due-now strong").Text() != "1" || doc.Find("#new-now strong").Text() != "2" || !strings.Contains(doc.Find("#start").Text(), "Study now") {
 		t.Fatalf("one due, two new: %q", doc.Find("#now").Text())
+	}
+	if doc.Find("#first-steps").Length() != 0 {
+		t.Fatal("the first-steps help still shows after the first answer")
 	}
 	tile := doc.Find("#topics a.tile")
 	if tile.AttrOr("data-studied", "") != "1" || tile.Find(".studied").Text() != "1 studied" || tile.Find(".pill.due").Text() != "1 due" {
