@@ -176,7 +176,7 @@ func checkLayout(ctx context.Context, t *testing.T, what string, viewH int64, da
 // inside running text are exempt, as in WCAG 2.5.8).
 func checkTouchTargets(ctx context.Context, t *testing.T, what string) {
 	t.Helper()
-	small := Eval[[]string](ctx, t, `[...document.querySelectorAll('button, .button, summary, select, input:not([type=radio]):not([type=checkbox]):not([type=hidden]), header a, .tabs label, label.check, label.choice')]
+	small := Eval[[]string](ctx, t, `[...document.querySelectorAll('button, .button, summary, select, input:not([type=radio]):not([type=checkbox]):not([type=hidden]), header a, .tabs label, label.check, label.choice, label:has(> input[type=checkbox]), label:has(> input[type=radio])')]
 		.filter(el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 && r.height < 43.5 && !el.closest('[hidden]'); })
 		.slice(0, 5).map(el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (el.className ? '.' + el.className : '') + ' ' + Math.round(el.getBoundingClientRect().height) + 'px')`)
 	if len(small) > 0 {
