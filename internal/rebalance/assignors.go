@@ -113,6 +113,11 @@ func consistent(es []*entry, self *entry, list []assignor) bool {
 
 // vote selects the group's assignor over the members joining this round.
 func vote(ws []*entry) assignor {
+	if len(ws) > 0 && sameLists(ws) {
+		// Every member lists the same: each votes for the first (the common case, spared
+		// the maps on big groups).
+		return ws[0].assignors[0]
+	}
 	common := supportedByAll(ws, nil)
 	votes := map[assignor]int{}
 	for _, e := range ws {
@@ -140,4 +145,18 @@ func assignorName(a assignor) string {
 		}
 	}
 	return ""
+}
+
+// sameLists reports whether every live entry lists the same assignors (and at least one).
+func sameLists(es []*entry) bool {
+	first := es[0].assignors
+	if len(first) == 0 {
+		return false
+	}
+	for _, e := range es {
+		if !e.removed && !slices.Equal(e.assignors, first) {
+			return false
+		}
+	}
+	return !es[0].removed
 }

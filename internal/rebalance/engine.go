@@ -9,8 +9,8 @@ import (
 
 // Recording caps keep memory bounded on huge runs; metrics stay exact beyond them.
 const (
-	maxSegments   = 3_000_000
-	maxRoundItems = 3_000_000
+	maxSegments   = 1_000_000
+	maxRoundItems = 2_000_000
 	maxSteps      = 2_000_000_000 // a backstop against a run that never settles
 )
 

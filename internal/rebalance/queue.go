@@ -49,7 +49,10 @@ func (q *queue) push(at int64, fn func()) {
 		slot = int32(len(q.fns))
 		q.fns = append(q.fns, fn)
 	}
-	heap.Push(&q.h, event{at: at, seq: q.seq, fn: slot})
+	// Append and sift up with heap.Fix rather than heap.Push: no boxing of the event in an
+	// interface, so no allocation per event.
+	q.h = append(q.h, event{at: at, seq: q.seq, fn: slot})
+	heap.Fix(&q.h, len(q.h)-1)
 }
 
 // peek is the time of the earliest event; the caller checks the queue is not empty.
@@ -57,7 +60,13 @@ func (q *queue) peek() int64 { return q.h[0].at }
 
 // pop removes the earliest event and returns its time and closure.
 func (q *queue) pop() (int64, func()) {
-	e := heap.Pop(&q.h).(event)
+	e := q.h[0]
+	n := len(q.h) - 1
+	q.h[0] = q.h[n]
+	q.h = q.h[:n]
+	if n > 0 {
+		heap.Fix(&q.h, 0)
+	}
 	fn := q.fns[e.fn]
 	q.fns[e.fn] = nil
 	q.free = append(q.free, e.fn)
