@@ -225,11 +225,28 @@ func TestUIThemeToggleAndKeyHelp(t *testing.T) {
 	AddUser(t, dir, "tia", "toggle-pass-1", false)
 	app := StartApp(t, dir)
 	ctx := Browser(t)
-	setTheme(ctx, t, "light")
-	Login(ctx, t, app.URL, "tia", "toggle-pass-1")
 	bg := func() string {
 		return Eval[string](ctx, t, `getComputedStyle(document.documentElement).backgroundColor`)
 	}
+	// Signed out: the login page in both themes, and a toggle remembered by the browser alone.
+	for _, scheme := range []string{"light", "dark"} {
+		setTheme(ctx, t, scheme)
+		visit("/login", "username")(ctx, t, app.URL)
+		checkLayout(ctx, t, "login, "+scheme, 800, scheme == "dark")
+		CheckA11yAll(ctx, t, "login, "+scheme)
+	}
+	setTheme(ctx, t, "light")
+	visit("/", "topics")(ctx, t, app.URL)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("theme-toggle"))); err != nil {
+		t.Fatal(err)
+	}
+	visit("/search", "q")(ctx, t, app.URL)
+	if th := Eval[string](ctx, t, `document.documentElement.dataset.theme || ''`); th != "dark" {
+		t.Fatalf("signed out, the toggled theme was not kept on the next page: %q", th)
+	}
+	Eval[bool](ctx, t, `(localStorage.clear(), true)`)
+
+	Login(ctx, t, app.URL, "tia", "toggle-pass-1")
 	light := bg()
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("theme-toggle"))); err != nil {
 		t.Fatal(err)
