@@ -315,29 +315,6 @@ func (s *Server) studyUndo(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, to, http.StatusSeeOther)
 }
 
-// dueByTopic counts the signed-in user's due cards per topic slug (empty when signed out).
-func (s *Server) dueByTopic(r *http.Request) (map[string]int, error) {
-	u := userFrom(r.Context())
-	if u == nil {
-		return nil, nil
-	}
-	states, err := s.db.CardStates(r.Context(), u.ID)
-	if err != nil {
-		return nil, err
-	}
-	now := s.now()
-	end := study.DayEnd(now, userLocation(u))
-	out := map[string]int{}
-	for _, t := range s.deck().Topics() {
-		for _, c := range t.Cards {
-			if st, ok := states[c.ID]; ok && study.IsDue(st, now, end) {
-				out[t.Slug]++
-			}
-		}
-	}
-	return out, nil
-}
-
 // cardProgress renders the user's spaced-repetition state for a card on its page.
 func (s *Server) cardProgress(r *http.Request, c *deck.Card) (views.Slot, error) {
 	u := userFrom(r.Context())
