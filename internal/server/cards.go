@@ -35,10 +35,14 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		h.Now = homeNow(q, d.Cards, states, u.Settings.NewPerDay)
-		if !q.NextAt.IsZero() {
-			h.Now.NextDue = "The next card is due in " + srs.FormatInterval(q.NextAt.Sub(now)) + " (" + whenText(q.NextAt, now, userLocation(u)) + ")."
+		loc, next := userLocation(u), q.NextAt
+		if next.IsZero() && h.Now.Due == 0 { // only new cards now: say when reviews resume
+			next = nextReview(d.Cards, states, now, loc)
 		}
-		end := study.DayEnd(now, userLocation(u))
+		if !next.IsZero() {
+			h.Now.NextDue = "The next card is due in " + srs.FormatInterval(next.Sub(now)) + " (" + whenText(next, now, loc) + ")."
+		}
+		end := study.DayEnd(now, loc)
 		for _, t := range d.Topics() {
 			ts := views.TopicSummary{Name: t.Name, Slug: t.Slug, Count: len(t.Cards)}
 			for _, c := range t.Cards {
@@ -68,6 +72,26 @@ func homeNow(q study.Queue, cards []*deck.Card, states map[string]srs.Card, newP
 		}
 	}
 	return n
+}
+
+// nextReview is when the first studied card not due yet becomes due: a review card at the
+// start of its due day, as the study queue counts it; zero when there is none.
+func nextReview(cards []*deck.Card, states map[string]srs.Card, now time.Time, loc *time.Location) time.Time {
+	var next time.Time
+	for _, c := range cards {
+		st, ok := states[c.ID]
+		if !ok || st.State == srs.New || !st.Due.After(now) {
+			continue
+		}
+		at := st.Due
+		if st.State == srs.Review {
+			at = study.DayStart(study.Day(st.Due, loc), loc)
+		}
+		if at.After(now) && (next.IsZero() || at.Before(next)) {
+			next = at
+		}
+	}
+	return next
 }
 
 func (s *Server) topic(w http.ResponseWriter, r *http.Request) {

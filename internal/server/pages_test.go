@@ -53,9 +53,14 @@ func TestHomeLeadsWithWhatToDo(t *testing.T) {
 	if strings.Join(statuses, ",") != "due today,new,new" || !topic.Find("#topic-cards .card-status").First().HasClass("due") {
 		t.Fatalf("topic statuses %v", statuses)
 	}
+	// Nothing due but new cards: the page says when reviews resume.
+	e.seed(uid, "one", srs.Card{State: srs.Review, Stability: 3, Difficulty: 5, Due: e.now.Add(50 * time.Hour), LastReview: e.now}, e.now)
+	_, doc = e.get(c, "/")
+	if doc.Find("#due-now").Length() != 0 || !strings.HasPrefix(doc.Find("#next-review").Text(), "The next card is due in") {
+		t.Fatalf("new cards only: %q", doc.Find("#now").Text())
+	}
 	// Nothing due, no new cards allowed: caught up, with when the next card comes due.
 	settings("0")
-	e.seed(uid, "one", srs.Card{State: srs.Review, Stability: 3, Difficulty: 5, Due: e.now.Add(50 * time.Hour), LastReview: e.now}, e.now)
 	_, doc = e.get(c, "/")
 	if _, topic := e.get(c, tile.AttrOr("href", "")); topic.Find("#topic-cards .card-status").First().Text() != "next in 2d" {
 		t.Fatalf("a review card due in 50 h reads %q", topic.Find("#topic-cards .card-status").First().Text())
