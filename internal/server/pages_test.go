@@ -1,6 +1,7 @@
 package server
 
 import (
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/rehearse/rehearse/internal/srs"
+	"github.com/rehearse/rehearse/internal/store"
 )
 
 // TestHomeLeadsWithWhatToDo: the home page says what is due and what is new now, explains the
@@ -133,5 +135,41 @@ func TestSearchPage(t *testing.T) {
 	resp, doc := e.get(e.client(), "/search?q=%3Cscript%3Ealert(1)%3C/script%3E")
 	if resp.StatusCode != 200 || doc.Find("main script").Length() != 0 || !strings.Contains(doc.Find("#result-count").Text(), "<script>") {
 		t.Fatalf("hostile query: %d %q", resp.StatusCode, doc.Find("main").Text())
+	}
+}
+
+// TestThemeSetting: the theme is saved per user and rendered into their pages; a bad value is
+// a 400 that names the choices; the header toggle's request gets a bare 204; signed out, the
+// route wants a login.
+func TestThemeSetting(t *testing.T) {
+	e := newEnv(t, Config{})
+	ada := e.signedIn("ada", store.RoleMember)
+	bob := e.signedIn("bob", store.RoleMember)
+	resp, _ := e.post(ada, "/account/theme", url.Values{"theme": {"dark"}})
+	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(resp.Header.Get("Location"), "/account?saved=theme") {
+		t.Fatalf("save: %d %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	_, doc := e.get(ada, "/")
+	if th, _ := doc.Find("html").Attr("data-theme"); th != "dark" || doc.Find("html").AttrOr("data-theme-user", "") != "dark" {
+		t.Fatalf("ada's page: data-theme=%q", th)
+	}
+	if _, doc := e.get(bob, "/"); doc.Find("html").AttrOr("data-theme", "") != "" || doc.Find("html").AttrOr("data-theme-user", "") != "system" {
+		t.Fatal("another user's page took ada's theme")
+	}
+	if _, doc := e.get(ada, "/account"); doc.Find("#theme-dark[checked]").Length() != 1 {
+		t.Fatal("the account page does not show the saved theme")
+	}
+	resp, doc = e.post(ada, "/account/theme", url.Values{"theme": {"sepia"}})
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(doc.Find("main").Text(), "system, light or dark") {
+		t.Fatalf("bad theme: %d %q", resp.StatusCode, doc.Find("main").Text())
+	}
+	if resp, _ := e.post(ada, "/account/theme", url.Values{"theme": {"system"}, "js": {"1"}}); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("toggle request: %d", resp.StatusCode)
+	}
+	if _, doc := e.get(ada, "/"); doc.Find("html").AttrOr("data-theme", "") != "" {
+		t.Fatal("system did not clear the saved theme")
+	}
+	if resp, _ := e.post(e.client(), "/account/theme", url.Values{"theme": {"dark"}}); resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusOK {
+		t.Fatalf("signed out: %d", resp.StatusCode)
 	}
 }
