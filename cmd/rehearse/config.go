@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rehearse/rehearse/internal/server"
+	"github.com/rehearse/rehearse/internal/transcribe"
 )
 
 // config is every setting of the server. Each has a flag and a REHEARSE_* variable; the flag
@@ -30,6 +31,7 @@ type config struct {
 	SessionTTL  time.Duration
 	MetricsAddr string
 	Proxies     string
+	Transcribe  string // OpenAI-compatible transcription endpoint, "" for none
 
 	TrustedProxies []netip.Prefix // parsed from Proxies
 }
@@ -50,6 +52,7 @@ var settings = []setting{
 	{"session-ttl", "REHEARSE_SESSION_TTL", "720h", "how long a login lasts"},
 	{"metrics-addr", "REHEARSE_METRICS_ADDR", "", "serve Prometheus metrics on this separate address (empty: admins only at /metrics)"},
 	{"trusted-proxies", "REHEARSE_TRUSTED_PROXIES", "", "comma-separated CIDRs or addresses of reverse proxies whose X-Forwarded-For/Proto are trusted"},
+	{"transcribe-url", "REHEARSE_TRANSCRIBE_URL", "", "OpenAI-compatible /v1/audio/transcriptions endpoint for transcripts of recorded answers (empty: off)"},
 }
 
 // parseConfig reads flags over environment defaults, accepting flags before and after the
@@ -136,6 +139,8 @@ func (c *config) stringField(flag string) *string {
 		return &c.MetricsAddr
 	case "trusted-proxies":
 		return &c.Proxies
+	case "transcribe-url":
+		return &c.Transcribe
 	}
 	panic("config: no field for setting " + flag)
 }
@@ -159,6 +164,11 @@ func (c *config) validate() error {
 	if c.MetricsAddr != "" {
 		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
 			return fmt.Errorf("-metrics-addr: want host:port, got %q", c.MetricsAddr)
+		}
+	}
+	if c.Transcribe != "" {
+		if err := transcribe.CheckURL(c.Transcribe); err != nil {
+			return fmt.Errorf("-transcribe-url: %w", err)
 		}
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {

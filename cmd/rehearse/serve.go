@@ -78,7 +78,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	srv := server.New(server.Config{
 		SecureCookies: cfg.secureCookies(), Private: cfg.Private, SessionTTL: cfg.SessionTTL, BaseURL: cfg.BaseURL,
 		TrustedProxies: cfg.TrustedProxies, MetricsElsewhere: cfg.MetricsAddr != "", ContentDir: cfg.Content,
-		ImportTopics: topics,
+		ImportTopics: topics, TranscribeURL: cfg.Transcribe,
 	}, db, decks, assets, log, nil)
 
 	ln, err := net.Listen("tcp", cfg.Addr)

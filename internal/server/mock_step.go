@@ -122,7 +122,7 @@ func (s *Server) mockStep(w http.ResponseWriter, r *http.Request) {
 			Target: a.Target, Remaining: deadline.Sub(now), Strict: t.strict(),
 		}))
 	case !a.Checked || !t.hasFollowUp():
-		s.render(w, r, http.StatusOK, views.MockReviewPage(s.mockPage(r, "Mock interview"), s.reviewView(t)))
+		s.render(w, r, http.StatusOK, views.MockReviewPage(s.mockPage(r, "Mock interview"), s.reviewView(r, t)))
 	case a.FollowUpAnsweredAt.IsZero():
 		shown := a.FollowUpShownAt
 		if shown.IsZero() {
@@ -152,22 +152,40 @@ func (s *Server) mockStep(w http.ResponseWriter, r *http.Request) {
 // reviewView builds the checklists: the key points of the chosen depth and the pitfalls. Ticks
 // come from the stored answer (the heuristic's guess until the user saves corrections); the "why"
 // notes re-run the heuristic to explain them, in the card's own words.
-func (s *Server) reviewView(t *mockTurn) views.MockReview {
+func (s *Server) reviewView(r *http.Request, t *mockTurn) views.MockReview {
 	a := t.a
-	check := interview.CheckAnswer(t.card, t.sess.Settings.Depth, a.Typed)
 	v := views.MockReview{Progress: t.progress(), Card: t.card, Depth: t.sess.Settings.Depth, Typed: a.Typed,
 		Used: a.Used, Target: a.Target, Expired: a.Expired, HasFollowUp: t.hasFollowUp() && !a.Checked,
 		Heuristic: heuristicText}
+	// A transcript of the spoken answer is checked exactly like typed text, and its points are
+	// ticked in advance until the user confirms the checklist.
+	answer := a.Typed
+	if recs, err := s.db.MockRecordings(r.Context(), t.u.ID, t.sess.ID); err == nil {
+		for _, rec := range recs {
+			if rec.MockPosition == t.pos && !rec.FollowUp {
+				v.Spoken, v.TranscriptStatus, v.Transcript = rec.Spoken, rec.TranscriptStatus, rec.Transcript
+			}
+		}
+	}
+	if v.TranscriptStatus == "done" {
+		answer = strings.TrimSpace(answer + "\n" + v.Transcript)
+	}
+	check := interview.CheckAnswer(t.card, t.sess.Settings.Depth, answer)
+	covered, flagged := a.Covered, a.PitfallsHit
+	if !a.Checked && v.TranscriptStatus == "done" {
+		covered = append(slices.Clone(covered), check.Covered()...)
+		flagged = append(slices.Clone(flagged), check.Flagged()...)
+	}
 	for _, i := range check.Points {
-		item := views.MockCheckItem{Index: i, Block: t.card.Answer[i], Checked: slices.Contains(a.Covered, i)}
-		if a.Typed != "" {
+		item := views.MockCheckItem{Index: i, Block: t.card.Answer[i], Checked: slices.Contains(covered, i)}
+		if answer != "" {
 			item.Why = pointWhy(check.Bullets[i])
 		}
 		v.Bullets = append(v.Bullets, item)
 	}
 	for i, p := range t.card.Pitfalls {
-		item := views.MockCheckItem{Index: i, Block: p, Checked: slices.Contains(a.PitfallsHit, i)}
-		if a.Typed != "" && i < len(check.Pitfalls) && check.Pitfalls[i].Flagged {
+		item := views.MockCheckItem{Index: i, Block: p, Checked: slices.Contains(flagged, i)}
+		if answer != "" && i < len(check.Pitfalls) && check.Pitfalls[i].Flagged {
 			item.Why = "flagged: your answer says " + strings.Join(check.Pitfalls[i].Matched, ", ")
 		}
 		v.Pitfalls = append(v.Pitfalls, item)

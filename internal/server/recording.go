@@ -120,11 +120,15 @@ func (s *Server) uploadRecording(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errStatus(http.StatusUnsupportedMediaType, "The upload is not WebM, Ogg, MP4 or WAV audio (checked by its content, not its name)."))
 		return
 	}
+	if s.voice != nil {
+		rec.TranscriptStatus = "pending"
+	}
 	id, err := s.db.AddRecording(ctx, rec, body)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
+	s.voice.kick()
 	writeJSON(w, http.StatusCreated, map[string]any{"id": id, "url": "/recordings/" + strconv.FormatInt(id, 10),
 		"bytes": len(body), "spoken_ms": rec.Spoken.Milliseconds(), "wall_ms": rec.Wall.Milliseconds(),
 		"target_ms": rec.Target.Milliseconds(), "mime": rec.MIME})

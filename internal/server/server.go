@@ -33,6 +33,10 @@ type Config struct {
 	ContentDir       string          // the --content directory ("" when the deck is embedded); imports are saved here
 	ImportTopics     importer.Topics // keyword rules guessing an imported card's topic
 
+	// TranscribeURL is an OpenAI-compatible /v1/audio/transcriptions endpoint; "" turns
+	// transcripts off (transcripts.go).
+	TranscribeURL string
+
 	// Hasher hashes and checks passwords; nil means production argon2id parameters with
 	// hashSlots computations at once. Tests pass cheap parameters.
 	Hasher *auth.Hasher
@@ -74,6 +78,7 @@ type Server struct {
 	sim     simState      // sim.go
 	figures figureCache   // cardcache.go: rendered card simulation figures
 	edits   sync.Mutex    // cardstore.go: one card change at a time, checked against the deck it changes
+	voice   *transcriber  // transcripts.go: nil unless Config.TranscribeURL is set
 }
 
 // New builds a server. now may be nil (time.Now).
@@ -89,6 +94,8 @@ func New(cfg Config, db *store.DB, decks DeckSource, assets *web.Assets, log *sl
 	}
 	s := &Server{cfg: cfg, db: db, decks: decks, log: log, assets: assets, now: now,
 		hasher: cfg.Hasher, limiter: newLoginLimiter(), metrics: newMetrics(decks)}
+	s.voice = newTranscriber(cfg.TranscribeURL, db, log)
+	s.voice.kick() // recordings left pending by a restart
 	s.initFeatures()
 	return s
 }
