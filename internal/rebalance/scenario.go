@@ -1,11 +1,16 @@
 // Package rebalance simulates Kafka group rebalancing (consumer groups and Kafka Connect) on a
-// virtual clock. It is pure: no I/O, no wall clock in the simulation, deterministic per seed.
+// virtual clock. It is pure: no I/O, no clock read at all, deterministic per seed; budgets are
+// counted in steps, segments and rounds.
 //
-// The model, in brief: members learn of a rebalance on their next heartbeat (each member's
-// heartbeat phase comes from the seed); a join phase ends when every known member has rejoined
+// The model, in brief: members learn of a rebalance on their next heartbeat (a classic member's
+// heartbeat timer restarts at each JoinGroup response, so a group that rebalanced together
+// heartbeats together; the seed draws the initial phase); a join phase ends when every known
+// member has rejoined
 // or at the rebalance timeout; a crashed member is noticed one session timeout after its last
 // heartbeat; eager members revoke everything before JoinGroup; cooperative members revoke only
-// what the assignment withholds, then rejoin for a follow-up round. KIP-848 members reconcile on
+// what the assignment withholds, then rejoin for a follow-up round; each consumer runs EAGER
+// unless every assignor in its list supports COOPERATIVE, and the coordinator picks the assignor
+// by Kafka's vote (assignors.go). KIP-848 members reconcile on
 // their own heartbeats against a broker-side target. Connect (KIP-415) parks lost work until
 // scheduled.rebalance.max.delay.ms expires, then gives it to the workers seen empty meanwhile.
 // revoke_ms, start_ms and rpc_ms are not Kafka settings but the cost of a commit and callback,
