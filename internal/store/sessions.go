@@ -13,26 +13,35 @@ func (db *DB) CreateSession(ctx context.Context, digest []byte, userID int64, no
 }
 
 // SessionUser returns the enabled user owning an unexpired session, or ErrNotFound.
+// Recent answers come from a short-lived cache (sessioncache.go).
 func (db *DB) SessionUser(ctx context.Context, digest []byte, now time.Time) (*User, error) {
-	st, err := db.readStmt(ctx, sessionUserSQL)
+	u, gen := db.sessions.get(digest, now)
+	if u != nil {
+		return u, nil
+	}
+	var expires int64
+	u, err := scanUser(withExpiry{db.queryRow(ctx, sessionUserSQL, digest, ms(now)), &expires})
 	if err != nil {
 		return nil, err
 	}
-	return scanUser(st.QueryRowContext(ctx, digest, ms(now)))
+	db.sessions.put(digest, u, now, fromMS(expires), gen)
+	return u, nil
 }
 
-var sessionUserSQL = `SELECT ` + prefixed("u.", userCols) + `
+var sessionUserSQL = `SELECT ` + prefixed("u.", userCols) + `, s.expires_at
 	FROM sessions s JOIN users u ON u.id = s.user_id
 	WHERE s.token_hash = ? AND s.expires_at > ? AND u.disabled = 0`
 
 // DeleteSession ends one session (logout).
 func (db *DB) DeleteSession(ctx context.Context, digest []byte) error {
+	defer db.sessions.clear()
 	_, err := db.w.ExecContext(ctx, "DELETE FROM sessions WHERE token_hash = ?", digest)
 	return err
 }
 
 // DeleteUserSessions ends every session of a user ("sign out everywhere").
 func (db *DB) DeleteUserSessions(ctx context.Context, userID int64) error {
+	defer db.sessions.clear()
 	_, err := db.w.ExecContext(ctx, "DELETE FROM sessions WHERE user_id = ?", userID)
 	return err
 }

@@ -33,6 +33,7 @@ type DB struct {
 	path string
 
 	rstmts, wstmts stmtCache // prepared.go
+	sessions       sessionCache
 }
 
 func dsn(path string, write bool) string {
