@@ -171,10 +171,10 @@ func printTable(io stdio, sc rebalance.Scenario, r *rebalance.Result) error {
 	fmt.Fprintf(io.out, "%s group, protocol %s%s%s: %d members, %d items, %.0f s\n\n", sc.Kind, sc.Protocol,
 		map[bool]string{true: " (" + sc.Assignor + ")", false: ""}[sc.Assignor != ""], static, len(sc.Members), len(r.Items), float64(sc.DurationMS)/1000)
 	tw := tabwriter.NewWriter(io.out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "GEN\tSTART\tEND\tSTOP-THE-WORLD\tREVOKED\tADDED\tTRIGGER")
+	fmt.Fprintln(tw, "GEN\tSTART\tEND\tPROTOCOL\tASSIGNOR\tSTOP-THE-WORLD\tREVOKED\tADDED\tTRIGGER")
 	for _, rd := range r.Rounds {
-		fmt.Fprintf(tw, "%d\t%.3f s\t%.3f s\t%v\t%d\t%d\t%s\n", rd.Generation, float64(rd.StartMS)/1000, float64(rd.EndMS)/1000,
-			rd.StopTheWorld, count(rd.Revoked), count(rd.Added), rd.Trigger)
+		fmt.Fprintf(tw, "%d\t%.3f s\t%.3f s\t%s\t%s\t%v\t%d\t%d\t%s\n", rd.Generation, float64(rd.StartMS)/1000, float64(rd.EndMS)/1000,
+			rd.Protocol, rd.Assignor, rd.StopTheWorld, count(rd.Revoked), count(rd.Added), rd.Trigger)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -182,7 +182,12 @@ func printTable(io stdio, sc rebalance.Scenario, r *rebalance.Result) error {
 	m := r.Metrics
 	fmt.Fprintf(io.out, "\nrebalances %d (stop-the-world %d), availability %.4f, downtime %d item-ms, max pause %d ms\n",
 		m.Rebalances, m.StopTheWorldRebalances, m.Availability, m.DowntimeItemMS, m.MaxPauseMS)
-	fmt.Fprintf(io.out, "moved %d, wasted moves %d, time to stable %d ms, violations %d\n", m.Moved, m.WastedMoves, m.TimeToStableMS, m.Violations)
+	fmt.Fprintf(io.out, "moved %d, wasted moves %d, time to stable %d ms, violations %d, reprocessed records %d\n", m.Moved, m.WastedMoves, m.TimeToStableMS, m.Violations, m.ReprocessedRecords)
+	for _, ev := range r.Events {
+		if ev.Reason != "" {
+			fmt.Fprintf(io.out, "%.3f s: %s %s: %s\n", float64(ev.AtMS)/1000, ev.Member, ev.Type, ev.Reason)
+		}
+	}
 	if len(r.Rounds) <= 50 {
 		fmt.Fprintln(io.out)
 		for _, line := range rebalance.Narrate(r) {
