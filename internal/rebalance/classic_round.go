@@ -40,7 +40,7 @@ func (c *classic) completeJoin(live []*entry) {
 			s.resync(e.m, s.now+s.cfg.rpc)
 		}
 	}
-	newA := map[*entry][]int32{}
+	newA := make(map[*entry][]int32, len(ws)) // sized: one entry per member, no rehashing
 	revoke := map[*entry][]int32{}
 	var parked []int32
 	var adds map[*entry][]int32
