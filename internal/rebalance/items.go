@@ -196,7 +196,7 @@ func (s *sim) heldList(m *member) []int32 {
 	s.stamp++
 	out := m.held[:0]
 	if m.heldShared {
-		out, m.heldShared = make([]int32, 0, len(m.held)), false
+		out, m.heldShared = nil, false // a fresh slice, allocated only if something is kept
 	}
 	one := int32(-2) // the batch every kept item follows so far; -1 when they differ
 	for _, it := range m.held {
