@@ -172,3 +172,47 @@ func TestMockStrictTwoQuestions(t *testing.T) {
 		t.Fatalf("mock answers linked to reviews: %d %v", linked, err)
 	}
 }
+
+// Issue 15's scoring case in the browser: an instant empty answer rated Easy scores at most 25
+// and below a real answer rated Good, which the summary names strongest.
+func TestMockEmptyEasyScoresBelowRealGood(t *testing.T) {
+	dir := t.TempDir()
+	AddUser(t, dir, "hon", "honest-scores", false)
+	app := StartApp(t, dir)
+	ctx := Browser(t)
+	Login(ctx, t, app.URL, "hon", "honest-scores")
+	d, err := deck.Load(content.FS, deck.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/mock/new?seed=77&n=2&clock=soft&depth=deeper"),
+		chromedp.WaitVisible(chromedp.ID("mock-start")), chromedp.Click(chromedp.ID("mock-start")),
+		chromedp.WaitVisible(chromedp.ID("answer-submit")),
+		chromedp.Click(chromedp.ID("answer-submit")), chromedp.WaitVisible(chromedp.ID("mock-review")),
+		chromedp.KeyEvent("4"), chromedp.WaitVisible(chromedp.ID("answer-submit"))); err != nil {
+		t.Fatalf("first question: %v", err)
+	}
+	second, ok := d.Card(Eval[string](ctx, t, `document.getElementById('mock-question').dataset.card`))
+	if !ok {
+		t.Fatal("second question names no card")
+	}
+	var said []string
+	for _, b := range second.Answer {
+		said = append(said, b.Text)
+	}
+	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("typed"), strings.Join(said, ". ")),
+		chromedp.Click(chromedp.ID("answer-submit")), chromedp.WaitVisible(chromedp.ID("mock-review")),
+		chromedp.KeyEvent("3"), chromedp.WaitVisible(chromedp.ID("summary-table"))); err != nil {
+		t.Fatalf("second question: %v", err)
+	}
+	score := func(n string) int {
+		v, _ := strconv.Atoi(Eval[string](ctx, t, `document.querySelector('#row-`+n+` td.score').textContent.trim()`))
+		return v
+	}
+	if first, real := score("1"), score("2"); first > 25 || first >= real {
+		t.Fatalf("empty Easy scored %d, real Good %d", first, real)
+	}
+	if s := Eval[string](ctx, t, `document.getElementById('strongest').textContent`); !strings.Contains(s, second.Question) {
+		t.Fatalf("strongest %q, want %q", s, second.Question)
+	}
+}
