@@ -137,6 +137,7 @@ func TestVoiceRecordStudyAndMock(t *testing.T) {
 		chromedp.Click(chromedp.ID("rate-3")), chromedp.WaitVisible(chromedp.ID("summary-table"))); err != nil {
 		t.Fatalf("finish mock: %v", err)
 	}
+	CheckA11y(ctx, t, "mock summary with a recording")
 	summary := Eval[string](ctx, t, `document.querySelector('#row-1 .spoken').dataset.spokenMs`)
 	if n, _ := strconv.Atoi(summary); time.Duration(n)*time.Millisecond != mSpoken.Round(time.Millisecond) && n != int(mSpoken.Milliseconds()) {
 		t.Fatalf("summary says %s ms spoken, the page measured %v", summary, mSpoken)
@@ -167,7 +168,11 @@ func TestVoiceRecordStudyAndMock(t *testing.T) {
 		}
 	}
 	// The card page lists the study recording; deleting it there removes it.
-	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/cards/"+card), chromedp.WaitVisible(chromedp.ID("recording-"+studyID)),
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/cards/"+card), chromedp.WaitVisible(chromedp.ID("recording-"+studyID))); err != nil {
+		t.Fatalf("card page: %v", err)
+	}
+	CheckA11y(ctx, t, "card page with recordings")
+	if err := chromedp.Do(ctx,
 		chromedp.Click(chromedp.CSS(`#recording-`+studyID+` [data-action=delete-recording]`)),
 		chromedp.WaitNotPresent(chromedp.ID("recording-"+studyID))); err != nil {
 		t.Fatalf("delete from the card page: %v", err)
