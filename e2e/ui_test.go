@@ -289,6 +289,11 @@ func TestUIThemeToggleAndKeyHelp(t *testing.T) {
 		t.Fatal(err)
 	}
 	declared := Eval[string](ctx, t, `[...document.querySelectorAll('[data-keys]')].map(e => e.dataset.keys).join(';')`)
+	for _, want := range []string{"show the answer", "rate Again", "rate Easy", "undo the last answer"} {
+		if !strings.Contains(declared, want) {
+			t.Errorf("the study page does not declare %q among its keys: %q", want, declared)
+		}
+	}
 	if declared != "" {
 		if err := chromedp.Do(ctx, chromedp.KeyEvent("?"), chromedp.WaitVisible(chromedp.ID("keyhelp"))); err != nil {
 			t.Fatal(err)

@@ -723,7 +723,7 @@ func MockQuestionPage(p Page, v MockQuestion) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 64, "\" id=\"answer-form\" class=\"answer\" data-wait-recording><input type=\"hidden\" name=\"pos\" value=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 64, "\" id=\"answer-form\" class=\"answer\" data-wait-recording data-keys=\"Ctrl+Enter / ⌘+Enter=finish the answer (Enter alone when not typing)\"><input type=\"hidden\" name=\"pos\" value=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1373,7 +1373,7 @@ func mockRateButtons() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 112, "<fieldset class=\"rate\" id=\"rate\"><legend>How did it go? <span class=\"muted\">(keys 1–4)</span></legend> <button type=\"submit\" name=\"rating\" value=\"1\" id=\"rate-1\" class=\"again\">1 Again</button> <button type=\"submit\" name=\"rating\" value=\"2\" id=\"rate-2\" class=\"hard\">2 Hard</button> <button type=\"submit\" name=\"rating\" value=\"3\" id=\"rate-3\" class=\"good\">3 Good</button> <button type=\"submit\" name=\"rating\" value=\"4\" id=\"rate-4\" class=\"easy\">4 Easy</button></fieldset>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 112, "<fieldset class=\"rate\" id=\"rate\" data-keys=\"1=rate Again;2=rate Hard;3=rate Good;4=rate Easy\"><legend>How did it go? <span class=\"muted\">(keys 1–4)</span></legend> <button type=\"submit\" name=\"rating\" value=\"1\" id=\"rate-1\" class=\"again\">1 Again</button> <button type=\"submit\" name=\"rating\" value=\"2\" id=\"rate-2\" class=\"hard\">2 Hard</button> <button type=\"submit\" name=\"rating\" value=\"3\" id=\"rate-3\" class=\"good\">3 Good</button> <button type=\"submit\" name=\"rating\" value=\"4\" id=\"rate-4\" class=\"easy\">4 Easy</button></fieldset>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

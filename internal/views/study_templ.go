@@ -662,7 +662,7 @@ func Study(p Page, v StudyPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "<p class=\"muted keys\">Keys: <kbd>Space</kbd> or <kbd>Enter</kbd> shows the answer, then rates Good; <kbd>1</kbd>–<kbd>4</kbd> rate; <kbd>u</kbd> undoes; <kbd>r</kbd> starts and stops a recording.</p></div>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "<p class=\"muted keys\" data-keys=\"Space / Enter=show the answer, then rate Good;1=rate Again;2=rate Hard;3=rate Good;4=rate Easy;u=undo the last answer\">Keys: <kbd>Space</kbd> or <kbd>Enter</kbd> shows the answer, then rates Good; <kbd>1</kbd>–<kbd>4</kbd> rate; <kbd>u</kbd> undoes; <kbd>r</kbd> starts and stops a recording.</p></div>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
