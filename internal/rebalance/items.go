@@ -250,20 +250,32 @@ func (s *sim) startItems(m *member, its []int32) {
 	}
 	started := its[:0:0]
 	gained := false
-	m.held = slices.Grow(m.held, len(its))
+	// A member holding nothing (every eager round) takes started as its held list afterwards,
+	// so when every item starts, held shares the caller's list instead of copying it.
+	fresh := len(m.held) == 0
+	if !fresh {
+		m.held = slices.Grow(m.held, len(its))
+	}
 	nb := s.newBatch(m.idx, st)
 	B := &s.batches[nb]
+	// The loop runs for every item of every round, so what it accumulates (the new batch's
+	// counters, notProcessing, moved, wasted) lives in locals and is written back before
+	// anything that reads it; items, bat and batches are not reallocated inside it.
+	items, bat, batches := s.items, s.bat, s.batches
+	now, me := s.now, m.idx
+	bn, sumPS, minPS := B.n, B.sumPS, B.minPS
+	np, moved, wasted := s.notProcessing, s.moved, s.wasted
 	for i, it := range its {
-		x := &s.items[it]
+		x := &items[it]
 		if !x.exists || x.deleted {
 			continue
 		}
 		// The item's current owner, state and revoked flag, from its batch if it follows one
 		// (leaving it: this is detach, minus fields about to be overwritten).
 		owner, state, revoked := x.owner, x.state, x.revoked
-		if ob := s.bat[it]; ob >= 0 {
-			O := &s.batches[ob]
-			if O.owner == m.idx {
+		if ob := bat[it]; ob >= 0 {
+			O := &batches[ob]
+			if O.owner == me {
 				continue
 			}
 			owner, state, revoked = O.owner, O.state, O.revoked
@@ -275,52 +287,64 @@ func (s *sim) startItems(m *member, its []int32) {
 			if O.n--; O.n == 0 {
 				s.freeB = append(s.freeB, ob) // never nb: nothing follows it yet but this loop's items
 			}
-		} else if owner == m.idx {
+		} else if owner == me {
 			continue
 		}
 		if owner >= 0 {
 			s.viol++
-			s.invariant("at %d ms %s is given to %s while %s still owns it", s.now, s.names[it], m.name, s.members[owner].name)
+			s.invariant("at %d ms %s is given to %s while %s still owns it", now, s.names[it], m.name, s.members[owner].name)
 			s.members[owner].heldDirty = true
 			s.members[owner].ver++
 		}
 		gained = true
-		if x.lastOwner >= 0 && x.lastOwner != m.idx {
-			s.moved++
-		} else if x.lastOwner == m.idx && revoked {
-			s.wasted++
+		if x.lastOwner >= 0 && x.lastOwner != me {
+			moved++
+		} else if x.lastOwner == me && revoked {
+			wasted++
 		}
-		x.lastOwner, x.revoked = m.idx, false
+		x.lastOwner, x.revoked = me, false
 		// move, inlined: the hot path of every round.
 		if state == stProcessing && st != stProcessing {
-			x.pauseStart = s.now
-			s.notProcessing++
+			x.pauseStart = now
+			np++
 		} else if state != stProcessing && st == stProcessing {
-			s.addPause(s.now - x.pauseStart)
-			s.notProcessing--
+			s.addPause(now - x.pauseStart)
+			np--
 		}
-		x.state, x.owner, x.label, x.since = st, m.idx, -1, s.now
-		s.bat[it] = -1
+		x.state, x.owner, x.label, x.since = st, me, -1, now
 		if s.segStop < 0 {
+			bat[it] = -1 // recordSeg reads the item's own fields
 			s.recordSeg(it)
 		}
-		if s.notProcessing == 0 {
+		if np == 0 {
+			s.notProcessing = np
 			s.checkStable()
 		}
 		// Follow the new batch (already in the state just set).
-		s.bat[it] = nb
-		B.n++
-		B.sumPS += x.pauseStart
-		B.minPS = min(B.minPS, x.pauseStart)
-		m.held = append(m.held, it)
+		bat[it] = nb
+		bn++
+		sumPS += x.pauseStart
+		minPS = min(minPS, x.pauseStart)
+		if !fresh {
+			m.held = append(m.held, it)
+		}
 		if len(started) == i {
 			started = its[: i+1 : i+1] // all started so far: share the caller's slice (capped, so appends copy)
 		} else {
 			started = append(started, it)
 		}
 	}
+	B.n, B.sumPS, B.minPS = bn, sumPS, minPS
+	s.notProcessing, s.moved, s.wasted = np, moved, wasted
 	if gained {
 		m.ver++
+	}
+	if fresh && len(started) > 0 {
+		// started is capped, so later appends to held copy; heldShared keeps heldList from
+		// compacting in place a list the caller and the start timer below still read.
+		m.held, m.heldShared = started, true
+		// Exactly held's items follow nb now, as after a compaction: revokeItems's O(1) check.
+		m.heldBatch, m.heldGen = nb, B.gen
 	}
 	b := nb
 	if B.n == 0 {
