@@ -2,7 +2,10 @@ package interview
 
 import (
 	"math"
+	"slices"
 	"time"
+
+	"github.com/rehearse/rehearse/internal/deck"
 )
 
 // Score weights, shown on the summary page.
@@ -77,4 +80,36 @@ func Overall(scores []float64) float64 {
 		sum += s
 	}
 	return sum / float64(len(scores))
+}
+
+// Stored is an answer as it is kept, before judging: what the summary and the team view score.
+type Stored struct {
+	Covered      []int // indexes of the card's bullets ticked
+	PitfallsHit  int
+	HasText      bool          // something was typed
+	Spoken       time.Duration // voiced time of the answer's recording, 0 without one
+	Used, Target time.Duration // time taken and the target
+	Rating       int
+}
+
+// Judge turns a stored answer to c at depth into its Result: only the depth's key points count,
+// spoken time stands for the time taken when there is a recording, and an answer with nothing
+// typed, spoken or ticked is empty. c nil (a card gone from the deck) counts every tick.
+func Judge(c *deck.Card, depth string, a Stored) Result {
+	r := Result{Bullets: len(a.Covered), Covered: len(a.Covered), PitfallsHit: a.PitfallsHit,
+		Used: a.Used, Target: a.Target, Rating: a.Rating,
+		Empty: !a.HasText && len(a.Covered) == 0 && a.Spoken == 0}
+	if a.Spoken > 0 {
+		r.Used = a.Spoken
+	}
+	if c != nil {
+		points := Points(c, depth)
+		r.Bullets, r.Covered = len(points), 0
+		for _, i := range a.Covered {
+			if slices.Contains(points, i) {
+				r.Covered++
+			}
+		}
+	}
+	return r
 }

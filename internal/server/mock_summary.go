@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -34,30 +33,24 @@ func (s *Server) mockRows(ctx context.Context, sess *store.MockSession) ([]views
 		row := views.MockSummaryRow{Pos: a.Position, CardID: a.CardID, Used: a.Used, Target: a.Target,
 			Expired: a.Expired, PitfallsHit: len(a.PitfallsHit), Rating: a.Rating,
 			Answered: a.Rating > 0, Recorded: a.ReviewLogID > 0}
-		timed := a.Used // what the time credit judges: spoken time when there is a recording
+		var voiced time.Duration
 		if rec, ok := spoken[a.Position]; ok {
 			row.RecordingID, row.Spoken, row.SpokenText = rec.ID, rec.Spoken, spokenText(rec.Spoken, rec.Target)
-			timed = rec.Spoken
+			voiced = rec.Spoken
 		}
-		row.Empty = strings.TrimSpace(a.Typed) == "" && len(a.Covered) == 0 && row.Spoken == 0
-		row.Covered, row.Bullets = len(a.Covered), len(a.Covered)
-		if c, ok := d.Card(a.CardID); ok {
+		c, _ := d.Card(a.CardID) // nil when the card has left the deck
+		res := interview.Judge(c, sess.Settings.Depth, interview.Stored{Covered: a.Covered, PitfallsHit: len(a.PitfallsHit),
+			HasText: strings.TrimSpace(a.Typed) != "", Spoken: voiced, Used: a.Used, Target: a.Target, Rating: a.Rating})
+		row.Empty, row.Bullets, row.Covered = res.Empty, res.Bullets, res.Covered
+		if c != nil {
 			row.Card = c
-			points := interview.Points(c, sess.Settings.Depth)
-			row.Bullets, row.Covered = len(points), 0
-			for _, i := range a.Covered {
-				if slices.Contains(points, i) {
-					row.Covered++
-				}
-			}
 			if a.FollowUpIndex >= 0 && a.FollowUpIndex < len(c.FollowUps) && !a.FollowUpAnsweredAt.IsZero() {
 				row.FollowUp = c.FollowUps[a.FollowUpIndex].Question
 				row.FollowUpUsed, row.FollowUpTarget = a.FollowUpUsed, a.FollowUpTarget
 			}
 		}
 		if row.Answered {
-			row.Score = interview.Score(interview.Result{Bullets: row.Bullets, Covered: row.Covered, PitfallsHit: row.PitfallsHit,
-				Used: timed, Target: a.Target, Rating: a.Rating, Empty: row.Empty})
+			row.Score = interview.Score(res)
 		}
 		rows = append(rows, row)
 	}

@@ -99,23 +99,20 @@ func (s *Server) streak(r *http.Request, u *store.User, now time.Time) (int, err
 	return cur, nil
 }
 
-// mockScores counts finished mock sessions and averages their overall scores, scoring each
-// answer as the mock summary does (bullets from the current deck).
+// mockScores counts finished mock sessions and averages their overall scores, each answer judged
+// as the session's summary judges it (interview.Judge) and, as there, only rated answers counted.
 func (s *Server) mockScores(answers []store.MockAnswer) (sessions int, avg float64) {
-	if len(answers) == 0 {
-		return 0, 0
-	}
 	d := s.deck()
-	var overall []float64
-	var cur []float64
+	var overall, cur []float64
 	for i, a := range answers {
-		bullets := 0
-		if c, ok := d.Card(a.CardID); ok {
-			bullets = len(c.Answer)
+		if a.Rating > 0 {
+			c, _ := d.Card(a.CardID)
+			ms := func(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
+			cur = append(cur, interview.Score(interview.Judge(c, a.Depth, interview.Stored{Covered: a.Covered,
+				PitfallsHit: a.PitfallsHit, HasText: a.HasText, Spoken: ms(a.SpokenMS), Used: ms(a.UsedMS),
+				Target: ms(a.TargetMS), Rating: a.Rating})))
 		}
-		cur = append(cur, interview.Score(interview.Result{Bullets: bullets, Covered: a.Covered, PitfallsHit: a.PitfallsHit,
-			Used: time.Duration(a.UsedMS) * time.Millisecond, Target: time.Duration(a.TargetMS) * time.Millisecond, Rating: a.Rating}))
-		if i == len(answers)-1 || answers[i+1].SessionID != a.SessionID {
+		if (i == len(answers)-1 || answers[i+1].SessionID != a.SessionID) && len(cur) > 0 {
 			overall = append(overall, interview.Overall(cur))
 			cur = nil
 		}

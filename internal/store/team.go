@@ -76,13 +76,16 @@ func (db *DB) MasteredCounts(ctx context.Context, minStability float64) (map[int
 	return out, rows.Err()
 }
 
-// MockAnswer is one answered question of a finished mock interview: what the mock scoring
-// needs, with the card id so the caller can look up how many bullets the card has.
+// MockAnswer is one question of a finished mock interview: what interview.Judge needs to score
+// it as the session's summary does, with the card id for the caller to look the card up.
 type MockAnswer struct {
 	SessionID   int64
 	CardID      string
-	Covered     int // answer bullets ticked
+	Depth       string // the session's depth: which key points count
+	Covered     []int  // indexes of the answer bullets ticked
 	PitfallsHit int
+	HasText     bool  // something was typed
+	SpokenMS    int64 // voiced time of the answer's latest recording, 0 without one
 	UsedMS      int64
 	TargetMS    int64
 	Rating      int // 0 when not rated
@@ -91,7 +94,10 @@ type MockAnswer struct {
 // FinishedMockAnswers returns the answers of every finished mock session, by user id, in session
 // then question order.
 func (db *DB) FinishedMockAnswers(ctx context.Context) (map[int64][]MockAnswer, error) {
-	rows, err := db.query(ctx, `SELECT s.user_id, a.session_id, a.card_id, a.covered, a.pitfalls_hit,
+	rows, err := db.query(ctx, `SELECT s.user_id, a.session_id, a.card_id, s.depth, a.covered, a.pitfalls_hit,
+			trim(a.typed_answer) <> '', coalesce((SELECT r.spoken_ms FROM recordings r
+				WHERE r.mock_session_id = a.session_id AND r.mock_position = a.position AND r.followup = 0
+				ORDER BY r.id DESC LIMIT 1), 0),
 			a.used_ms, a.target_ms, a.rating
 		FROM mock_sessions s JOIN mock_answers a ON a.session_id = s.id
 		WHERE s.status = 'finished' ORDER BY s.user_id, s.id, a.position`)
@@ -104,11 +110,14 @@ func (db *DB) FinishedMockAnswers(ctx context.Context) (map[int64][]MockAnswer, 
 		var uid int64
 		var a MockAnswer
 		var covered, pitfalls string
-		if err := rows.Scan(&uid, &a.SessionID, &a.CardID, &covered, &pitfalls, &a.UsedMS, &a.TargetMS, &a.Rating); err != nil {
+		if err := rows.Scan(&uid, &a.SessionID, &a.CardID, &a.Depth, &covered, &pitfalls, &a.HasText, &a.SpokenMS,
+			&a.UsedMS, &a.TargetMS, &a.Rating); err != nil {
 			return nil, err
 		}
-		if a.Covered, err = jsonLen(covered); err != nil {
-			return nil, fmt.Errorf("mock session %d: covered: %w", a.SessionID, err)
+		if covered != "" {
+			if err := json.Unmarshal([]byte(covered), &a.Covered); err != nil {
+				return nil, fmt.Errorf("mock session %d: covered: %w", a.SessionID, err)
+			}
 		}
 		if a.PitfallsHit, err = jsonLen(pitfalls); err != nil {
 			return nil, fmt.Errorf("mock session %d: pitfalls: %w", a.SessionID, err)

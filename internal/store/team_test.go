@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -105,7 +106,7 @@ func TestTeamQueries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := mocks[bob.ID]; len(got) != 1 || got[0].Covered != 2 || got[0].PitfallsHit != 1 || got[0].UsedMS != 10000 || got[0].Rating != 3 {
+	if got := mocks[bob.ID]; len(got) != 1 || !slices.Equal(got[0].Covered, []int{0, 2}) || got[0].HasText || got[0].SpokenMS != 0 || got[0].Depth == "" || got[0].PitfallsHit != 1 || got[0].UsedMS != 10000 || got[0].Rating != 3 {
 		t.Fatalf("mock answers = %+v", got)
 	}
 }
