@@ -184,7 +184,7 @@ func (d *Deck) index() {
 	for _, c := range d.Cards {
 		i, ok := byName[c.Topic]
 		if !ok {
-			slug := slugify(c.Topic)
+			slug := Slugify(c.Topic)
 			if slug == "" {
 				slug = "topic"
 			}

@@ -136,7 +136,7 @@ type prefixedIDs struct{ used map[string]bool }
 func newIDs() *prefixedIDs { return &prefixedIDs{used: map[string]bool{}} }
 
 func (p *prefixedIDs) Generate(value []byte, _ ast.NodeKind) []byte {
-	base := HeadingIDPrefix + slugify(string(value))
+	base := HeadingIDPrefix + Slugify(string(value))
 	if base == HeadingIDPrefix {
 		base += "heading"
 	}
@@ -150,8 +150,9 @@ func (p *prefixedIDs) Generate(value []byte, _ ast.NodeKind) []byte {
 
 func (p *prefixedIDs) Put(value []byte) { p.used[string(value)] = true }
 
-// slugify lower-cases s and joins its runs of letters and digits with single hyphens.
-func slugify(s string) string {
+// Slugify lower-cases s and joins its runs of letters and digits with single hyphens: the form of
+// card ids, topic slugs and heading anchors.
+func Slugify(s string) string {
 	var b strings.Builder
 	hyphen := false
 	for _, r := range strings.ToLower(s) {

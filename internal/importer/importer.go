@@ -552,7 +552,7 @@ var stopWords = map[string]bool{
 // importID derives a slug from the question: its first six words that are not stop words.
 func importID(q string) string {
 	var words []string
-	for _, w := range strings.Split(slug(q), "-") {
+	for _, w := range strings.Split(deck.Slugify(q), "-") {
 		if w != "" && !stopWords[w] {
 			words = append(words, w)
 		}

@@ -78,20 +78,3 @@ func (e *errs) add(line int, format string, args ...any) {
 	e.list = append(e.list, deck.Error{File: e.file, Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
-// slug lower-cases s and joins its runs of letters and digits with single hyphens.
-func slug(s string) string {
-	var b strings.Builder
-	hyphen := false
-	for _, r := range strings.ToLower(s) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			if hyphen && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			hyphen = false
-			b.WriteRune(r)
-		} else {
-			hyphen = true
-		}
-	}
-	return b.String()
-}
