@@ -77,4 +77,3 @@ type errs struct {
 func (e *errs) add(line int, format string, args ...any) {
 	e.list = append(e.list, deck.Error{File: e.file, Line: line, Msg: fmt.Sprintf(format, args...)})
 }
-
