@@ -301,7 +301,14 @@ func (c *classic) startRebalance(why string) {
 	c.state = gPreparing
 	c.round++
 	round := c.round
-	c.cur = &pending{triggers: []string{why}, start: s.now, revoked: map[int32][]int32{}}
+	// After an eager round, size revoked for every member: eager rounds add them all, and
+	// growing the map step by step was a tenth of a big eager run's allocation. Cooperative
+	// rounds add few, so a full-size map there would cost more than it saves.
+	hint := 0
+	if c.eager {
+		hint = len(c.entries)
+	}
+	c.cur = &pending{triggers: []string{why}, start: s.now, revoked: make(map[int32][]int32, hint)}
 	for _, e := range c.live() {
 		if e.joined || !e.alive || e.m.entry != e {
 			continue
