@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -105,7 +106,8 @@ func TestDeckPushPullRoundTrip(t *testing.T) {
 	broken = strings.Replace(broken, "id: rolling-restart-cost", "id: broken-copy", 1)
 	os.WriteFile(filepath.Join(small, "03-eager", "broken-copy.md"), []byte(broken), 0o644)
 	out, stderr, err = runCmd(t, "deck", "push", small, "--url", url, "--token", tok, "--prune")
-	if err == nil || !strings.Contains(stderr, "03-eager/broken-copy.md:28: unknown section") || strings.Contains("\n"+out, "\ndeleted ") {
+	basixLine := 1 + strings.Count(broken[:strings.Index(broken, "## Basix")], "\n")
+	if err == nil || !strings.Contains(stderr, fmt.Sprintf("03-eager/broken-copy.md:%d: unknown section", basixLine)) || strings.Contains("\n"+out, "\ndeleted ") {
 		t.Errorf("broken push: err %v\nout %s\nerr %s", err, out, stderr)
 	}
 	os.Remove(filepath.Join(small, "03-eager", "broken-copy.md"))
