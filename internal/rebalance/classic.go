@@ -59,6 +59,7 @@ type classic struct {
 	prevBuf   []int32
 
 	eager      bool     // the group runs the eager protocol (Connect V0, consumers' EAGER)
+	mixed      bool     // this eager round has cooperative members too: they keep what they own
 	assignor   assignor // the assignor the group runs
 	computedAt int64    // when the last assignment was computed
 

@@ -29,10 +29,12 @@ func (c *classic) completeJoin(live []*entry) {
 	if s.kind == kindConsumer {
 		// The vote picks the assignor; the round is eager if any member runs EAGER.
 		c.assignor = vote(ws)
-		c.eager = false
+		c.eager, c.mixed = false, false
 		for _, e := range ws {
 			c.eager = c.eager || e.eager
+			c.mixed = c.mixed || !e.eager
 		}
+		c.mixed = c.mixed && c.eager
 	}
 	// JoinGroup responses reach the members: each restarts its heartbeat timer.
 	for _, e := range ws {
@@ -274,7 +276,7 @@ func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, p
 		s.startItems(m, start)
 	}
 	s.round(Round{Generation: gen, Trigger: strings.Join(cur.triggers, "; "), StartMS: cur.start, EndMS: s.now,
-		StopTheWorld: c.eager, Parked: s.itemsOf(parked), Protocol: c.protocolName(), Assignor: assignorName(c.assignor)}, recorded(record, assignRec), revokedRec, addedRec)
+		StopTheWorld: c.eager && !c.mixed, Parked: s.itemsOf(parked), Protocol: c.protocolName(), Assignor: assignorName(c.assignor)}, recorded(record, assignRec), revokedRec, addedRec)
 	if len(s.res.Rounds[len(s.res.Rounds)-1].Parked) == 0 {
 		s.res.Rounds[len(s.res.Rounds)-1].Parked = nil
 	}

@@ -41,7 +41,12 @@ func Narrate(r *Result) []string {
 		if len(rd.Parked) > 0 {
 			fmt.Fprintf(&b, "; %d items are parked for scheduled.rebalance.max.delay.ms", len(rd.Parked))
 		}
-		if !rd.StopTheWorld {
+		switch {
+		case rd.Protocol == "eager" && !rd.StopTheWorld:
+			// A migration's mixed round: the vote ran, but members still listing an eager-only
+			// assignor revoked everything; only the cooperative ones kept what they owned.
+			b.WriteString("; members still on EAGER gave up everything, cooperative ones kept what they own")
+		case !rd.StopTheWorld:
 			b.WriteString("; everything else keeps processing")
 		}
 		out = append(out, b.String())
