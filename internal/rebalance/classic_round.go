@@ -143,24 +143,7 @@ func (c *classic) stickyRound(ws []*entry) (newA, revoke, adds map[*entry][]int3
 		}
 		sum += len(owned[i])
 	}
-	var orphans []int32
-	if sum != s.liveCount {
-		s.stamp++
-		st := s.stamp
-		for _, o := range owned {
-			for _, it := range o {
-				s.stamps[it] = st
-			}
-		}
-		for g := range s.groups {
-			for _, it := range s.liveItems(g) {
-				if s.stamps[it] != st {
-					orphans = append(orphans, it)
-				}
-			}
-		}
-	}
-	keep, add := s.stickyLists(owned, orphans, false)
+	keep, add := s.stickyLists(owned, s.orphans(owned, sum), false)
 	from := map[int32]*entry{} // items given up by an over-quota member
 	for i, e := range ws {
 		if len(keep[i]) < len(owned[i]) {

@@ -505,3 +505,27 @@ func (s *sim) lastCommit(m *member) int64 {
 	}
 	return m.commitBase + (s.now-m.commitBase)/iv*iv
 }
+
+// orphans lists the live items that no list in owned holds; sum is the lists' total length, and
+// when it covers every live item there can be none, so the scan is skipped.
+func (s *sim) orphans(owned [][]int32, sum int) []int32 {
+	if sum == s.liveCount {
+		return nil
+	}
+	var out []int32
+	s.stamp++
+	st := s.stamp
+	for _, o := range owned {
+		for _, it := range o {
+			s.stamps[it] = st
+		}
+	}
+	for g := range s.groups {
+		for _, it := range s.liveItems(g) {
+			if s.stamps[it] != st {
+				out = append(out, it)
+			}
+		}
+	}
+	return out
+}

@@ -139,23 +139,7 @@ func (k *kip848) compute() {
 		owned[i] = k.targetOf[e.id]
 		sum += len(owned[i])
 	}
-	var orphans []int32
-	if sum != s.liveCount {
-		s.stamp++
-		st := s.stamp
-		for _, o := range owned {
-			for _, it := range o {
-				s.stamps[it] = st
-			}
-		}
-		for g := range s.groups {
-			for _, it := range s.liveItems(g) {
-				if s.stamps[it] != st {
-					orphans = append(orphans, it)
-				}
-			}
-		}
-	}
+	orphans := s.orphans(owned, sum)
 	keep, add := s.stickyLists(owned, orphans, false)
 	clear(k.targetOf)
 	for _, it := range orphans {
