@@ -115,6 +115,26 @@ func (g gen) para(n int) string {
 	return strings.Join(s, " ")
 }
 
+// speech is a spoken answer: plain words only (no code, which `rehearse check` refuses in a
+// spoken section) and at most max words, so it fits its clock at 150 words a minute.
+func (g gen) speech(max int) string {
+	var s []string
+	for n := 0; ; {
+		k := 7 + g.r.IntN(10)
+		if n+k > max {
+			break
+		}
+		w := make([]string, k)
+		for i := range w {
+			w[i] = g.word()
+		}
+		t := strings.Join(w, " ")
+		s = append(s, strings.ToUpper(t[:1])+t[1:]+".")
+		n += k
+	}
+	return strings.Join(s, " ")
+}
+
 func (g gen) bullets(n int) string {
 	var b strings.Builder
 	for range n {
@@ -155,8 +175,8 @@ func (g gen) card(i int) string {
 		fmt.Fprintf(&b, "simulation:\n  preset: %s\n  caption: %q\n", sims[i%len(sims)], g.sentence(10, 20))
 	}
 	b.WriteString("---\n\n## Answer\n\n" + g.bullets(3+g.r.IntN(3)))
-	b.WriteString("\n## Basics\n\n" + g.para(3) + "\n")
-	b.WriteString("\n## Solid answer\n\n" + g.para(4) + "\n\n" + g.para(3) + "\n")
+	b.WriteString("\n## Basics\n\n" + g.speech(50) + "\n")
+	b.WriteString("\n## Solid answer\n\n" + g.speech(55) + "\n\n" + g.speech(45) + "\n")
 	b.WriteString("\n## Go deeper\n\n")
 	for l := 1; l <= 4; l++ {
 		fmt.Fprintf(&b, "%d. %s\n", l, g.sentence(8, 16))
