@@ -119,23 +119,20 @@ func FolderFor(d *deck.Deck, topic string) string {
 
 // FrontMatterLine returns the 1-based line of a top-level front matter key, or 1.
 func FrontMatterLine(src []byte, key string) int {
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(nil, MaxCardBytes+1)
-	for n := 1; sc.Scan(); n++ {
-		l := sc.Text()
-		if n > 1 && strings.TrimSpace(l) == "---" {
-			break
-		}
-		if strings.HasPrefix(l, key+":") {
-			return n
-		}
-	}
-	return 1
+	line, _ := frontMatterKey(src, key)
+	return max(line, 1)
 }
 
 // IDOf reads the id from a card's front matter without parsing the rest ("" if none), so a
 // broken card can still be routed to its file.
 func IDOf(src []byte) string {
+	_, v := frontMatterKey(src, "id")
+	return strings.Trim(strings.TrimSpace(v), `"'`)
+}
+
+// frontMatterKey finds a top-level key in the front matter by a line scan, which works on a
+// card YAML would refuse: its line (0 when absent) and the raw text after the colon.
+func frontMatterKey(src []byte, key string) (int, string) {
 	sc := bufio.NewScanner(bytes.NewReader(src))
 	sc.Buffer(nil, MaxCardBytes+1)
 	for n := 1; sc.Scan(); n++ {
@@ -143,11 +140,11 @@ func IDOf(src []byte) string {
 		if n > 1 && strings.TrimSpace(l) == "---" {
 			break
 		}
-		if v, ok := strings.CutPrefix(l, "id:"); ok {
-			return strings.Trim(strings.TrimSpace(v), `"'`)
+		if v, ok := strings.CutPrefix(l, key+":"); ok {
+			return n, v
 		}
 	}
-	return ""
+	return 0, ""
 }
 
 func isSlug(s string) bool {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/deckload"
 	"github.com/rehearse/rehearse/internal/editor"
 	"github.com/rehearse/rehearse/internal/store"
 )
@@ -167,16 +168,25 @@ func (s *Server) apiWriter(w http.ResponseWriter, r *http.Request) bool {
 	return ok
 }
 
-// apiPutCard is PUT /api/cards/{id}: the body is the card's markdown. ?path=FOLDER/ID.md
-// places a new card (default: the folder of its topic). 201 for a new card, 200 otherwise,
-// 422 with every problem at its line.
-func (s *Server) apiPutCard(w http.ResponseWriter, r *http.Request) {
+// apiEditable is apiWriter for a change that needs the editable deck: nil (the answer
+// written) when the user may not write or the server runs a deck that cannot be edited.
+func (s *Server) apiEditable(w http.ResponseWriter, r *http.Request) *deckload.Loaded {
 	if !s.apiWriter(w, r) {
-		return
+		return nil
 	}
 	l := s.loaded()
 	if l == nil {
 		apiFail(w, http.StatusConflict, "%v", errNotEditable)
+	}
+	return l
+}
+
+// apiPutCard is PUT /api/cards/{id}: the body is the card's markdown. ?path=FOLDER/ID.md
+// places a new card (default: the folder of its topic). 201 for a new card, 200 otherwise,
+// 422 with every problem at its line.
+func (s *Server) apiPutCard(w http.ResponseWriter, r *http.Request) {
+	l := s.apiEditable(w, r)
+	if l == nil {
 		return
 	}
 	id := chi.URLParam(r, "id")

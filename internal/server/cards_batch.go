@@ -33,12 +33,8 @@ type batchResult struct {
 // changes at once, so cards that link to each other can arrive together; nothing is stored
 // unless everything passes (422 with every problem otherwise). `rehearse deck push` uses it.
 func (s *Server) apiBatch(w http.ResponseWriter, r *http.Request) {
-	if !s.apiWriter(w, r) {
-		return
-	}
-	l := s.loaded()
+	l := s.apiEditable(w, r)
 	if l == nil {
-		apiFail(w, http.StatusConflict, "%v", errNotEditable)
 		return
 	}
 	var req batchRequest
