@@ -46,7 +46,9 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 		}
 		return err
 	}
-	log := cfg.logger(io.err)
+	logs := newLogBuffer(io.err, 200*time.Millisecond)
+	defer logs.Close()
+	log := slog.New(flushingHandler{cfg.logger(logs).Handler(), logs})
 	start := time.Now()
 
 	unlock, err := lockDataDir(cfg.DataDir)
@@ -103,6 +105,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	url := "http://" + ln.Addr().String()
 	log.Info("rehearse is listening", "url", url, "cards", decks.Deck().Len(), "content", decks.Status().Source,
 		"db", cfg.dbPath(), "startup", time.Since(start).Round(time.Millisecond))
+	logs.Flush() // whoever started us may be waiting for that line
 	fmt.Fprintf(io.out, "Rehearse is running at %s\n", url)
 
 	stopHUP := reloadOnSIGHUP(decks, cfg.Content, log)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -129,7 +130,11 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, c te
 }
 
 func writeHTML(w http.ResponseWriter, status int, b []byte) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	// A known length saves the chunked encoding's closing write: one syscall fewer per page.
+	// The compression middleware drops it again when it compresses the body itself.
+	h.Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
 	w.Write(b)
 }
