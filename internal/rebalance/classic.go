@@ -53,8 +53,10 @@ type classic struct {
 	newJoiner bool
 	deferred  []func()
 	cur       *pending
-	assign    []int32 // the coordinator's view: item -> member (-1)
-	followups int     // revocations whose rejoin is still to come
+	assign    []int32 // the coordinator's view: item -> member (-1); read it through view()
+	// viewFrom, when set, holds the last round's lists that assign is still to be built from.
+	viewFrom  map[*entry][]int32
+	followups int // revocations whose rejoin is still to come
 	buf       []int32
 	prevBuf   []int32
 
@@ -146,6 +148,20 @@ func (c *classic) compute(ws []int32, prev, out []int32) {
 	default:
 		s.assignSticky(ws, prev, out)
 	}
+}
+
+// view is the coordinator's view (item -> entry id, -1), built first if a round left it pending.
+func (c *classic) view() []int32 {
+	if c.viewFrom != nil {
+		fill(c.assign, -1)
+		for e, its := range c.viewFrom {
+			for _, it := range its {
+				c.assign[it] = e.id
+			}
+		}
+		c.viewFrom = nil
+	}
+	return c.assign
 }
 
 func (c *classic) growArrays() {

@@ -54,6 +54,24 @@ func (c *classic) completeJoin(live []*entry) {
 	case c.assignor == asSticky || c.assignor == asCoopSticky:
 		newA, revoke, adds = c.stickyRound(ws)
 		viewDone = c.assignor == asSticky // eager sticky rebuilds the coordinator's view itself
+	case c.eager && s.kind == kindConsumer && c.assignor == asRange && len(s.groups) == 1:
+		// Eager range over one topic: each member's share is a run of the topic's partitions,
+		// so its list is a slice of the topic's own, in the same (index) order as built below.
+		parts := s.liveItems(0)
+		if parts == nil {
+			parts = []int32{}
+		}
+		q, extra := len(parts)/len(ws), len(parts)%len(ws)
+		p := 0
+		for i, e := range ws {
+			n := q
+			if i < extra {
+				n++
+			}
+			newA[e] = parts[p : p+n : p+n] // capped: never appended to in place
+			p += n
+		}
+		c.viewFrom, viewDone = newA, true // the coordinator's view, built only when read
 	default:
 		if cap(c.buf) < len(s.items) {
 			c.buf = make([]int32, len(s.items))
@@ -70,7 +88,7 @@ func (c *classic) completeJoin(live []*entry) {
 		case !needPrev:
 		case c.eager:
 			// Eager sticky remembers the previous assignment through user data.
-			for it, id := range c.assign {
+			for it, id := range c.view() {
 				if id >= 0 && c.all[id].joined && !c.all[id].removed {
 					prev[it] = id
 				}
@@ -86,6 +104,7 @@ func (c *classic) completeJoin(live []*entry) {
 				}
 			}
 		}
+		c.viewFrom = nil // rebuilt in full below
 		c.compute(ids, prev, out)
 		for _, e := range ws {
 			e.next = make([]int32, 0, len(e.assigned)+8)
@@ -111,6 +130,7 @@ func (c *classic) completeJoin(live []*entry) {
 		viewDone = true
 	}
 	if adds == nil && !viewDone {
+		c.viewFrom = nil
 		fill(c.assign, -1)
 		for e, its := range newA {
 			for _, it := range its {
@@ -132,6 +152,7 @@ func (c *classic) stickyRound(ws []*entry) (newA, revoke, adds map[*entry][]int3
 	s := c.s
 	newA, revoke, adds = make(map[*entry][]int32, len(ws)), map[*entry][]int32{}, map[*entry][]int32{}
 	owned := make([][]int32, len(ws))
+	c.view() // updated item by item below
 	sum := 0
 	for i, e := range ws {
 		if c.assignor == asSticky {
@@ -309,7 +330,7 @@ func (c *classic) checkRound(ws []*entry, revoke map[*entry][]int32, parked []in
 	}
 	if n != s.liveCount {
 		for it := range s.items {
-			if x := &s.items[it]; x.exists && !x.deleted && s.info[it].born <= c.computedAt && c.assign[it] < 0 {
+			if x := &s.items[it]; x.exists && !x.deleted && s.info[it].born <= c.computedAt && c.view()[it] < 0 {
 				s.invariant("round %d: %s is assigned to nobody in a stable group", c.gen, s.names[it])
 				break
 			}

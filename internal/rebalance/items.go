@@ -193,6 +193,17 @@ func (s *sim) heldList(m *member) []int32 {
 		return m.held
 	}
 	m.heldDirty = false
+	if hb := m.heldBatch; hb >= 0 && len(m.held) > 0 && s.batches[hb].gen == m.heldGen && s.batches[hb].n == int32(len(m.held)) {
+		// Exactly held's items still follow hb (see revokeItems), so its owner decides for all:
+		// what the scan below would find, without touching every item.
+		if s.batches[hb].owner != m.idx {
+			if m.heldShared {
+				m.held = nil
+			}
+			m.held, m.heldShared, m.heldBatch = m.held[:0], false, -1
+		}
+		return m.held
+	}
 	s.stamp++
 	out := m.held[:0]
 	if m.heldShared {
