@@ -1,5 +1,7 @@
 package rebalance
 
+import "math"
+
 // A batch is the items one startItems call gave a member. While an item follows its batch
 // (s.bat[it] >= 0) the batch, not the item, holds its owner, label, state, since and revoked
 // flag, and its pause start once the batch has left "starting" (psCommon). A stop-the-world
@@ -99,4 +101,45 @@ func (s *sim) batchMoved(its []int32) {
 func (s *sim) batchIs(b int32, gen uint32, n int32, st uint8, t0 int64, owner int32) bool {
 	B := &s.batches[b]
 	return B.gen == gen && B.n == n && B.state == st && B.since == t0 && B.owner == owner
+}
+
+// startRun is startItems's loop over the run of its from i on that follows batch ob, which is
+// unowned and not processing, while nothing is recorded: the items join batch nb (starting, on
+// me) with none of the general loop's cases (no owner to take from, no pause beginning or
+// ending). It returns where the run ends (the first item it leaves to the general loop) and
+// what it adds to moved, wasted and nb's pause-start sum and minimum.
+func (s *sim) startRun(its []int32, i int, ob, nb, me int32, now int64) (j, moved, wasted int, sumPS, minPS int64) {
+	items, bat := s.items, s.bat
+	O := &s.batches[ob]
+	common, ps, rev := O.psCommon, O.pauseStart, O.revoked
+	minPS = math.MaxInt64
+	for j = i; j < len(its); j++ {
+		it := its[j]
+		x := &items[it]
+		if bat[it] != ob || x.deleted { // a deleted item is skipped, by the general loop
+			break
+		}
+		if common {
+			x.pauseStart = ps
+		}
+		if lo := x.lastOwner; lo >= 0 && lo != me {
+			moved++
+		} else if lo == me && rev {
+			wasted++
+		}
+		x.lastOwner, x.revoked = me, false
+		x.state, x.owner, x.label, x.since = stStarting, me, -1, now
+		bat[it] = nb
+		sumPS += x.pauseStart
+		minPS = min(minPS, x.pauseStart)
+	}
+	if k := int32(j - i); k > 0 {
+		if !common {
+			O.sumOK = false
+		}
+		if O.n -= k; O.n == 0 {
+			s.freeB = append(s.freeB, ob)
+		}
+	}
+	return j, moved, wasted, sumPS, minPS
 }

@@ -276,7 +276,27 @@ func (s *sim) startItems(m *member, its []int32) {
 	now, me := s.now, m.idx
 	bn, sumPS, minPS := B.n, B.sumPS, B.minPS
 	np, moved, wasted := s.notProcessing, s.moved, s.wasted
-	for i, it := range its {
+	runs := st == stStarting && s.segStop >= 0 // startRun's conditions that hold for the whole call
+	for i := 0; i < len(its); i++ {
+		it := its[i]
+		if ob := bat[it]; runs && ob >= 0 && batches[ob].owner < 0 && batches[ob].state != stProcessing {
+			if j, rm, rw, rsum, rmin := s.startRun(its, i, ob, nb, me, now); j > i {
+				gained = true
+				bn += int32(j - i)
+				sumPS, minPS = sumPS+rsum, min(minPS, rmin)
+				moved, wasted = moved+rm, wasted+rw
+				if !fresh {
+					m.held = append(m.held, its[i:j]...)
+				}
+				if len(started) == i {
+					started = its[:j:j]
+				} else {
+					started = append(started, its[i:j]...)
+				}
+				i = j - 1
+				continue
+			}
+		}
 		x := &items[it]
 		if !x.exists || x.deleted {
 			continue
