@@ -10,6 +10,7 @@ import "math"
 // loses the shortcut.
 type batch struct {
 	owner, label int32
+	last         int32  // the last owner of every item following: the batch's first owner
 	n            int32  // items still following the batch
 	gen          uint32 // bumped on reuse, so stale closures see a different batch
 	state        uint8
@@ -31,7 +32,7 @@ func (s *sim) newBatch(owner int32, st uint8) int32 {
 		s.batches = append(s.batches, batch{})
 	}
 	B := &s.batches[b]
-	*B = batch{owner: owner, label: -1, gen: B.gen + 1, state: st, since: s.now, sumOK: true, minPS: s.now}
+	*B = batch{owner: owner, last: owner, label: -1, gen: B.gen + 1, state: st, since: s.now, sumOK: true, minPS: s.now}
 	return b
 }
 
@@ -44,9 +45,9 @@ func (s *sim) detach(it int32) {
 	s.bat[it] = -1
 	B := &s.batches[b]
 	x := &s.items[it]
-	x.owner, x.label, x.state, x.since, x.revoked = B.owner, B.label, B.state, B.since, B.revoked
+	x.owner, x.label, x.state, x.since, x.revoked, x.lastOwner = B.owner, B.label, B.state, B.since, B.revoked, B.last
 	if B.psCommon {
-		x.pauseStart = B.pauseStart
+		s.ps[it] = B.pauseStart
 	} else {
 		B.sumOK = false
 	}
@@ -108,38 +109,44 @@ func (s *sim) batchIs(b int32, gen uint32, n int32, st uint8, t0 int64, owner in
 // me) with none of the general loop's cases (no owner to take from, no pause beginning or
 // ending). It returns where the run ends (the first item it leaves to the general loop) and
 // what it adds to moved, wasted and nb's pause-start sum and minimum.
-func (s *sim) startRun(its []int32, i int, ob, nb, me int32, now int64) (j, moved, wasted int, sumPS, minPS int64) {
-	items, bat := s.items, s.bat
+//
+// It touches only bat and ps: the item's own owner, label, state, since, revoked and last
+// owner are stale while it follows nb, and detach restores them all from nb.
+func (s *sim) startRun(its []int32, i int, ob, nb, me int32) (j, moved, wasted int, sumPS, minPS int64) {
+	bat, ps := s.bat, s.ps
 	O := &s.batches[ob]
-	common, ps, rev := O.psCommon, O.pauseStart, O.revoked
+	common, p := O.psCommon, O.pauseStart
 	minPS = math.MaxInt64
 	for j = i; j < len(its); j++ {
 		it := its[j]
-		x := &items[it]
-		if bat[it] != ob || x.deleted { // a deleted item is skipped, by the general loop
+		if bat[it] != ob || s.deletions && s.items[it].deleted { // deleted: skipped, by the general loop
 			break
 		}
-		if common {
-			x.pauseStart = ps
-		}
-		if lo := x.lastOwner; lo >= 0 && lo != me {
-			moved++
-		} else if lo == me && rev {
-			wasted++
-		}
-		x.lastOwner, x.revoked = me, false
-		x.state, x.owner, x.label, x.since = stStarting, me, -1, now
 		bat[it] = nb
-		sumPS += x.pauseStart
-		minPS = min(minPS, x.pauseStart)
+		if common {
+			ps[it] = p
+		} else {
+			sumPS += ps[it]
+			minPS = min(minPS, ps[it])
+		}
 	}
-	if k := int32(j - i); k > 0 {
-		if !common {
-			O.sumOK = false
-		}
-		if O.n -= k; O.n == 0 {
-			s.freeB = append(s.freeB, ob)
-		}
+	k := j - i
+	if k == 0 {
+		return
+	}
+	if common {
+		sumPS, minPS = int64(k)*p, p
+	} else {
+		O.sumOK = false
+	}
+	// Every item following ob has ob's first owner as its last owner.
+	if last := O.last; last >= 0 && last != me {
+		moved = k
+	} else if last == me && O.revoked {
+		wasted = k
+	}
+	if O.n -= int32(k); O.n == 0 {
+		s.freeB = append(s.freeB, ob)
 	}
 	return j, moved, wasted, sumPS, minPS
 }

@@ -20,34 +20,36 @@ type timings struct {
 }
 
 type sim struct {
-	sc      Scenario
-	lim     Limits
-	steps   int64 // work done so far (see Limits.MaxSteps)
-	nmarks  int   // event markers recorded
-	over    error // the budget the run went past, if any: Run stops at the next step
-	cfg     timings
-	kind    kind
-	proto   protocol
-	now     int64
-	q       queue
-	members []*member
-	byName  map[string]*member
-	items   []item
-	info    []itemInfo
-	names   []string
-	groups  []group
-	groupOf map[string]int
-	segs    [][]seg
-	nsegs   int
-	res     *Result
-	rng     uint64
-	stamp   uint32
-	stamps  []uint32 // per item scratch marks, apart from items to keep scans dense
-	world   uint64   // bumped whenever items appear, revive or die
-	ranks   []int32  // member index -> position in name order (nil: recompute)
-	bat     []int32  // item -> the batch it follows, or -1
-	batches []batch
-	freeB   []int32 // unused batches
+	sc        Scenario
+	lim       Limits
+	steps     int64 // work done so far (see Limits.MaxSteps)
+	nmarks    int   // event markers recorded
+	over      error // the budget the run went past, if any: Run stops at the next step
+	cfg       timings
+	kind      kind
+	proto     protocol
+	now       int64
+	q         queue
+	members   []*member
+	byName    map[string]*member
+	items     []item
+	info      []itemInfo
+	names     []string
+	groups    []group
+	groupOf   map[string]int
+	segs      [][]seg
+	nsegs     int
+	res       *Result
+	rng       uint64
+	stamp     uint32
+	stamps    []uint32 // per item scratch marks, apart from items to keep scans dense
+	ps        []int64  // per item: when its current pause began (read while not processing)
+	deletions bool     // some item was ever marked deleted (Connect tasks)
+	world     uint64   // bumped whenever items appear, revive or die
+	ranks     []int32  // member index -> position in name order (nil: recompute)
+	bat       []int32  // item -> the batch it follows, or -1
+	batches   []batch
+	freeB     []int32 // unused batches
 
 	downtime, maxPause  int64
 	reprocMS            int64 // partition-milliseconds of records consumed but not committed when lost

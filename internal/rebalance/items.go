@@ -16,15 +16,14 @@ const (
 var stateNames = [...]string{StateUnowned, StateStarting, StateProcessing, StateRevoking}
 
 type item struct {
-	owner      int32 // member holding a claim on it, -1 for none
-	label      int32 // member shown on an unowned segment (assigned but down), -1 for none
-	lastOwner  int32
-	state      uint8
-	exists     bool
-	deleted    bool // a Connect task removed by set_tasks, still to be stopped
-	revoked    bool // the last stop was a revocation (for wasted moves)
-	since      int64
-	pauseStart int64
+	owner     int32 // member holding a claim on it, -1 for none
+	label     int32 // member shown on an unowned segment (assigned but down), -1 for none
+	lastOwner int32
+	state     uint8
+	exists    bool
+	deleted   bool  // a Connect task removed by set_tasks, still to be stopped
+	revoked   bool  // the last stop was a revocation (for wasted moves)
+	since     int64 // its pause start (when not processing) is in sim.ps, apart, for dense scans
 }
 
 // itemInfo holds what rounds rarely touch, apart from item so hot loops stream less memory.
@@ -53,7 +52,8 @@ func (s *sim) addItem(g int, part int) int32 {
 	if part >= 0 {
 		name = fmt.Sprintf("%s-%d", name, part)
 	}
-	s.items = append(s.items, item{owner: -1, label: -1, exists: true, since: s.now, pauseStart: s.now, lastOwner: -1})
+	s.items = append(s.items, item{owner: -1, label: -1, exists: true, since: s.now, lastOwner: -1})
+	s.ps = append(s.ps, s.now)
 	s.info = append(s.info, itemInfo{group: int32(g), part: int32(part), born: s.now, died: -1})
 	s.names = append(s.names, name)
 	s.stamps = append(s.stamps, 0)
@@ -87,6 +87,7 @@ func (s *sim) growGroup(g, n int) {
 		it := s.groups[g].items[base+p]
 		if s.items[it].exists && !s.items[it].deleted {
 			s.items[it].deleted = true
+			s.deletions = true
 			s.world++
 			s.groups[g].dirty = true
 			s.liveCount--
@@ -112,7 +113,7 @@ func (s *sim) revive(it int32) {
 	s.world++
 	x.exists, x.deleted = true, false
 	s.info[it].died, s.info[it].born = -1, s.now
-	x.pauseStart, x.since = s.now, s.now
+	s.ps[it], x.since = s.now, s.now
 	x.state, x.owner, x.label = stUnowned, -1, -1
 	s.notProcessing++
 	s.recordSeg(it)
@@ -126,7 +127,7 @@ func (s *sim) kill(it int32) {
 		return
 	}
 	if x.state != stProcessing {
-		s.addPause(s.now - x.pauseStart)
+		s.addPause(s.now - s.ps[it])
 		s.notProcessing--
 	}
 	if x.owner >= 0 {
@@ -172,10 +173,10 @@ func (s *sim) setState(it int32, st uint8, owner, label int32) {
 func (s *sim) move(it int32, x *item, st uint8, owner, label int32) {
 	s.detach(it)
 	if x.state == stProcessing && st != stProcessing {
-		x.pauseStart = s.now
+		s.ps[it] = s.now
 		s.notProcessing++
 	} else if x.state != stProcessing && st == stProcessing {
-		s.addPause(s.now - x.pauseStart)
+		s.addPause(s.now - s.ps[it])
 		s.notProcessing--
 	}
 	x.state, x.owner, x.label, x.since = st, owner, label, s.now
@@ -280,7 +281,7 @@ func (s *sim) startItems(m *member, its []int32) {
 	for i := 0; i < len(its); i++ {
 		it := its[i]
 		if ob := bat[it]; runs && ob >= 0 && batches[ob].owner < 0 && batches[ob].state != stProcessing {
-			if j, rm, rw, rsum, rmin := s.startRun(its, i, ob, nb, me, now); j > i {
+			if j, rm, rw, rsum, rmin := s.startRun(its, i, ob, nb, me); j > i {
 				gained = true
 				bn += int32(j - i)
 				sumPS, minPS = sumPS+rsum, min(minPS, rmin)
@@ -303,15 +304,15 @@ func (s *sim) startItems(m *member, its []int32) {
 		}
 		// The item's current owner, state and revoked flag, from its batch if it follows one
 		// (leaving it: this is detach, minus fields about to be overwritten).
-		owner, state, revoked := x.owner, x.state, x.revoked
+		owner, state, revoked, last := x.owner, x.state, x.revoked, x.lastOwner
 		if ob := bat[it]; ob >= 0 {
 			O := &batches[ob]
 			if O.owner == me {
 				continue
 			}
-			owner, state, revoked = O.owner, O.state, O.revoked
+			owner, state, revoked, last = O.owner, O.state, O.revoked, O.last
 			if O.psCommon {
-				x.pauseStart = O.pauseStart
+				s.ps[it] = O.pauseStart
 			} else {
 				O.sumOK = false
 			}
@@ -328,18 +329,18 @@ func (s *sim) startItems(m *member, its []int32) {
 			s.members[owner].ver++
 		}
 		gained = true
-		if x.lastOwner >= 0 && x.lastOwner != me {
+		if last >= 0 && last != me {
 			moved++
-		} else if x.lastOwner == me && revoked {
+		} else if last == me && revoked {
 			wasted++
 		}
 		x.lastOwner, x.revoked = me, false
 		// move, inlined: the hot path of every round.
 		if state == stProcessing && st != stProcessing {
-			x.pauseStart = now
+			s.ps[it] = now
 			np++
 		} else if state != stProcessing && st == stProcessing {
-			s.addPause(now - x.pauseStart)
+			s.addPause(now - s.ps[it])
 			np--
 		}
 		x.state, x.owner, x.label, x.since = st, me, -1, now
@@ -354,8 +355,8 @@ func (s *sim) startItems(m *member, its []int32) {
 		// Follow the new batch (already in the state just set).
 		bat[it] = nb
 		bn++
-		sumPS += x.pauseStart
-		minPS = min(minPS, x.pauseStart)
+		sumPS += s.ps[it]
+		minPS = min(minPS, s.ps[it])
 		if !fresh {
 			m.held = append(m.held, it)
 		}

@@ -161,7 +161,7 @@ func (s *sim) finish() *Result {
 		if x.exists {
 			total += end - s.info[i].born
 			if x.state != stProcessing {
-				s.addPause(end - x.pauseStart)
+				s.addPause(end - s.ps[i])
 			}
 		}
 	}
