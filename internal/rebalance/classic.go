@@ -37,7 +37,13 @@ type entry struct {
 type pending struct {
 	triggers []string
 	start    int64
-	revoked  map[int32][]int32
+	revoked  []memberItems // what members revoked while it prepared, in order
+}
+
+// memberItems is one member's list, kept as a pair so a round not recorded builds no map.
+type memberItems struct {
+	m   int32
+	its []int32
 }
 
 type classic struct {
@@ -318,14 +324,7 @@ func (c *classic) startRebalance(why string) {
 	c.state = gPreparing
 	c.round++
 	round := c.round
-	// After an eager round, size revoked for every member: eager rounds add them all, and
-	// growing the map step by step was a tenth of a big eager run's allocation. Cooperative
-	// rounds add few, so a full-size map there would cost more than it saves.
-	hint := 0
-	if c.eager {
-		hint = len(c.entries)
-	}
-	c.cur = &pending{triggers: []string{why}, start: s.now, revoked: make(map[int32][]int32, hint)}
+	c.cur = &pending{triggers: []string{why}, start: s.now}
 	for _, e := range c.live() {
 		if e.joined || !e.alive || e.m.entry != e {
 			continue
@@ -385,7 +384,7 @@ func (c *classic) notified(m *member, inc, round int) {
 		m.heldShared = true
 		if len(held) > 0 {
 			// held stays as it is now (heldShared), so the record can refer to it.
-			c.cur.revoked[m.idx] = appendShared(c.cur.revoked[m.idx], held)
+			c.cur.revoked = append(c.cur.revoked, memberItems{m.idx, held})
 		}
 		s.revokeItems(m, held, true, func() {
 			if m.inc == inc {

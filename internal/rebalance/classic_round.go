@@ -213,20 +213,36 @@ func (c *classic) stickyRound(ws []*entry) (newA, revoke, adds map[*entry][]int3
 // syncDone: SyncGroup responses reach the members; they revoke and start what changed.
 func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, parked []int32, cur *pending, gen int) {
 	s := c.s
-	assignRec := make(map[int32][]int32, len(ws))
-	addedRec := map[int32][]int32{}
-	revokedRec := cur.revoked
+	// Past the recording cap the round keeps no item lists: spare building them (the maps
+	// too, unless two entries share a member, when the map decides which list counts).
+	n, distinct := 0, true
 	for _, e := range ws {
 		if !e.removed {
-			assignRec[e.m.idx] = newA[e]
+			n += len(newA[e])
+			distinct = distinct && e.m.recGen != gen
+			e.m.recGen = gen
 		}
 	}
-	n := 0
-	for _, l := range assignRec {
-		n += len(l)
+	var assignRec, revokedRec map[int32][]int32
+	if !distinct {
+		assignRec, n = c.assignRecord(ws, newA)
 	}
-	// Past the recording cap the round keeps no item lists: spare building them.
 	record := s.roundItems+n <= maxRoundItems
+	addedRec := map[int32][]int32{}
+	unrecorded := 0 // revoked items the round counts without recording them
+	if record {
+		if assignRec == nil {
+			assignRec, _ = c.assignRecord(ws, newA)
+		}
+		revokedRec = make(map[int32][]int32, len(cur.revoked))
+		for _, r := range cur.revoked {
+			revokedRec[r.m] = appendShared(revokedRec[r.m], r.its)
+		}
+	} else {
+		for _, r := range cur.revoked {
+			unrecorded += len(r.its)
+		}
+	}
 	for _, e := range ws {
 		m := e.m
 		if e.joined && !e.removed {
@@ -280,7 +296,7 @@ func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, p
 		s.startItems(m, start)
 	}
 	s.round(Round{Generation: gen, Trigger: strings.Join(cur.triggers, "; "), StartMS: cur.start, EndMS: s.now,
-		StopTheWorld: c.eager && !c.mixed, Parked: s.itemsOf(parked), Protocol: c.protocolName(), Assignor: assignorName(c.assignor)}, recorded(record, assignRec), revokedRec, addedRec)
+		StopTheWorld: c.eager && !c.mixed, Parked: s.itemsOf(parked), Protocol: c.protocolName(), Assignor: assignorName(c.assignor)}, recorded(record, assignRec), revokedRec, addedRec, unrecorded)
 	if len(s.res.Rounds[len(s.res.Rounds)-1].Parked) == 0 {
 		s.res.Rounds[len(s.res.Rounds)-1].Parked = nil
 	}
@@ -300,6 +316,21 @@ func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, p
 		})
 	}
 	s.checkStable()
+}
+
+// assignRecord is the round's assignment by member, and its size.
+func (c *classic) assignRecord(ws []*entry, newA map[*entry][]int32) (map[int32][]int32, int) {
+	rec := make(map[int32][]int32, len(ws))
+	for _, e := range ws {
+		if !e.removed {
+			rec[e.m.idx] = newA[e]
+		}
+	}
+	n := 0
+	for _, l := range rec {
+		n += len(l)
+	}
+	return rec, n
 }
 
 // recorded is the assignment to record, or nil when the round is past the recording cap.

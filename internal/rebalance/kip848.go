@@ -311,7 +311,7 @@ func (k *kip848) closeRound() {
 		}
 	}
 	s.round(Round{Generation: r.gen, Trigger: strings.Join(r.triggers, "; "), StartMS: r.start, EndMS: s.now,
-		Protocol: "consumer", Assignor: assignorName(k.assignor)}, assign, r.revoked, r.added)
+		Protocol: "consumer", Assignor: assignorName(k.assignor)}, assign, r.revoked, r.added, 0)
 	k.checkBalance()
 }
 

@@ -29,6 +29,7 @@ type member struct {
 	// assignors is the classic consumer's assignor list; next the list it restarts with.
 	assignors, next []assignor
 	commitBase      int64 // auto-commits fall at commitBase + k * auto_commit_interval_ms
+	recGen          int   // classic: the generation whose SyncGroup last counted its list
 }
 
 // member returns (creating) the member with this name.

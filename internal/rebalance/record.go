@@ -91,8 +91,9 @@ func (s *sim) less(a, b int32) bool {
 }
 
 // round records a finished round; item lists are dropped once the recording cap is reached.
-func (s *sim) round(r Round, assign, revoked, added map[int32][]int32) {
-	n := 0
+// unrecorded counts items of the round that were left out of the lists (past the cap).
+func (s *sim) round(r Round, assign, revoked, added map[int32][]int32, unrecorded int) {
+	n := unrecorded
 	for _, l := range assign {
 		n += len(l)
 	}
