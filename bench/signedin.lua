@@ -17,7 +17,12 @@ function init(args)
   end
 end
 
+-- wrk.format drops the command line's -H headers (Accept-Encoding: gzip) when given a header
+-- table of its own: copy them in, so the page is fetched the way a browser asks for it.
 function request()
   i = i + 1
-  return wrk.format("GET", nil, {["Cookie"] = "rehearse_session=" .. users[(i % #users) + 1]})
+  local h = {}
+  for k, v in pairs(wrk.headers) do h[k] = v end
+  h["Cookie"] = "rehearse_session=" .. users[(i % #users) + 1]
+  return wrk.format("GET", nil, h)
 end

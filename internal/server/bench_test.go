@@ -24,6 +24,7 @@ const benchCard = "connect-eager-rebalancing"
 // user's cookie. bench/run.sh compares the real server with nginx on the same bytes.
 type benchEnv struct {
 	h      http.Handler
+	srv    *Server
 	cookie *http.Cookie
 }
 
@@ -53,11 +54,19 @@ func newBenchEnv(tb testing.TB) benchEnv {
 	if err := db.CreateSession(context.Background(), digest, u.ID, now, now.Add(time.Hour)); err != nil {
 		tb.Fatal(err)
 	}
-	return benchEnv{h: h, cookie: &http.Cookie{Name: sessionCookie, Value: token}}
+	return benchEnv{h: h, srv: srv, cookie: &http.Cookie{Name: sessionCookie, Value: token}}
 }
 
 func (e benchEnv) get(path string, signedIn bool) *httptest.ResponseRecorder {
+	return e.getEncoded(path, signedIn, "")
+}
+
+// getEncoded is get with an Accept-Encoding header ("" sends none).
+func (e benchEnv) getEncoded(path string, signedIn bool, accept string) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(http.MethodGet, path, nil)
+	if accept != "" {
+		req.Header.Set("Accept-Encoding", accept)
+	}
 	if signedIn {
 		req.AddCookie(e.cookie)
 	}
@@ -67,23 +76,25 @@ func (e benchEnv) get(path string, signedIn bool) *httptest.ResponseRecorder {
 }
 
 // benchGet measures one path served in-process, bytes per op reported as the page size.
-func benchGet(b *testing.B, path string, signedIn bool) {
+func benchGet(b *testing.B, path string, signedIn bool, accept string) {
 	e := newBenchEnv(b)
-	first := e.get(path, signedIn)
+	first := e.getEncoded(path, signedIn, accept)
 	if first.Code != http.StatusOK {
 		b.Fatalf("%s: %d", path, first.Code)
 	}
 	b.SetBytes(int64(first.Body.Len()))
 	b.ReportAllocs()
 	for b.Loop() {
-		if rec := e.get(path, signedIn); rec.Code != http.StatusOK {
+		if rec := e.getEncoded(path, signedIn, accept); rec.Code != http.StatusOK {
 			b.Fatalf("%s: %d", path, rec.Code)
 		}
 	}
 }
 
 func BenchmarkCardPage(b *testing.B) {
-	b.Run("anonymous", func(b *testing.B) { benchGet(b, "/cards/"+benchCard, false) })
-	b.Run("signed-in", func(b *testing.B) { benchGet(b, "/cards/"+benchCard, true) })
-	b.Run("study", func(b *testing.B) { benchGet(b, "/study", true) })
+	for _, enc := range []string{"", "gzip"} {
+		b.Run("anonymous/"+enc, func(b *testing.B) { benchGet(b, "/cards/"+benchCard, false, enc) })
+		b.Run("signed-in/"+enc, func(b *testing.B) { benchGet(b, "/cards/"+benchCard, true, enc) })
+		b.Run("study/"+enc, func(b *testing.B) { benchGet(b, "/study", true, enc) })
+	}
 }

@@ -10,53 +10,95 @@ import (
 	"sync"
 
 	"github.com/a-h/templ"
+	templruntime "github.com/a-h/templ/runtime"
 
 	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/gzpage"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
-// figureCacheBytes bounds the rendered HTML kept: figures (10-25 KB) and anonymous card pages
-// (about 30 KB).
+// figureCacheBytes bounds what the cache keeps: figures (10-25 KB, plus 3-5 KB compressed),
+// anonymous card pages (about 85 KB with their gzip form) and compressed card bodies (5-10 KB).
 const figureCacheBytes = 8 << 20
 
-// figureCache keeps HTML that depends only on a card: its simulation figure (deterministic, run
-// under fixed limits; laying out and rendering the timelines was most of a card page's cost)
-// and its anonymous page. Keys are the card id for figures and "page:ID:DEPTH" for pages.
-// Entries belong to one deck: a reload starts a fresh cache, so an edited card is never stale.
+// figureCache keeps what depends only on a card: its simulation figure (deterministic, run
+// under fixed limits; laying out and rendering the timelines was most of a card page's cost),
+// its anonymous page, and the compressed parts that signed-in pages splice in (gzpage). Entries
+// belong to one deck: a reload starts a fresh cache, so an edited card is never stale. When
+// full, entries picked at random make room: no bookkeeping per hit, and a hot entry evicted by
+// chance costs one render.
 type figureCache struct {
 	mu    sync.Mutex
 	deck  *deck.Deck
-	html  map[string][]byte // card id → rendered figure
+	m     map[string]cacheEntry
 	bytes int
 }
 
-func (f *figureCache) get(d *deck.Deck, id string) ([]byte, bool) {
+// cacheEntry is rendered markup, with its gzip form (anonymous pages) or as a compressed part.
+type cacheEntry struct {
+	html []byte
+	gz   []byte
+	part *gzpage.Part
+}
+
+func (e cacheEntry) size() int {
+	n := len(e.html) + len(e.gz)
+	if e.part != nil {
+		n += e.part.Bytes()
+	}
+	return n
+}
+
+func (f *figureCache) entry(d *deck.Deck, key string) (cacheEntry, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.deck != d {
-		return nil, false
+		return cacheEntry{}, false
 	}
-	b, ok := f.html[id]
-	return b, ok
+	e, ok := f.m[key]
+	return e, ok
 }
 
-func (f *figureCache) put(d *deck.Deck, id string, b []byte) {
+func (f *figureCache) store(d *deck.Deck, key string, e cacheEntry) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.deck != d || f.bytes+len(b) > figureCacheBytes {
-		f.deck, f.html, f.bytes = d, map[string][]byte{}, 0
+	if f.deck != d || f.m == nil {
+		f.deck, f.m, f.bytes = d, map[string]cacheEntry{}, 0
 	}
-	f.html[id] = b
-	f.bytes += len(b)
+	if old, ok := f.m[key]; ok {
+		delete(f.m, key)
+		f.bytes -= old.size()
+	}
+	n := e.size()
+	if n > figureCacheBytes {
+		return
+	}
+	for k, old := range f.m { // map order is unspecified: a cheap random eviction
+		if f.bytes+n <= figureCacheBytes {
+			break
+		}
+		delete(f.m, k)
+		f.bytes -= old.size()
+	}
+	f.m[key] = e
+	f.bytes += n
 }
 
-// cachedCardSimulation is cardSimulation with its output rendered once per card and deck.
+func (f *figureCache) get(d *deck.Deck, key string) ([]byte, bool) {
+	e, ok := f.entry(d, key)
+	return e.html, ok && e.html != nil
+}
+
+func (f *figureCache) put(d *deck.Deck, key string, b []byte) { f.store(d, key, cacheEntry{html: b}) }
+
+// cachedCardSimulation is cardSimulation with its output rendered once per card and deck. The
+// figure is kept compressed too, for pages assembled by renderSpliced.
 func (s *Server) cachedCardSimulation(r *http.Request, d *deck.Deck, c *deck.Card) (views.Slot, error) {
 	if c.Sim == nil {
 		return nil, nil
 	}
-	if b, ok := s.figures.get(d, c.ID); ok {
-		return rawHTML(b), nil
+	if e, ok := s.figures.entry(d, "figure:"+c.ID); ok {
+		return splicedPart(e.part, rawHTML(e.html)), nil
 	}
 	slot, err := s.cardSimulation(r, c)
 	if err != nil || slot == nil {
@@ -66,8 +108,36 @@ func (s *Server) cachedCardSimulation(r *http.Request, d *deck.Deck, c *deck.Car
 	if err := slot.Render(r.Context(), &buf); err != nil {
 		return nil, err
 	}
-	s.figures.put(d, c.ID, buf.Bytes())
-	return rawHTML(buf.Bytes()), nil
+	e := cacheEntry{html: buf.Bytes(), part: gzpage.NewPart(buf.Bytes())}
+	s.figures.store(d, "figure:"+c.ID, e)
+	return splicedPart(e.part, rawHTML(e.html)), nil
+}
+
+// cardBody is a card's answer sections for a page, spliced in compressed when the page is
+// assembled by renderSpliced (the part is compressed once per card, depth and page kind), and
+// rendered as usual otherwise.
+func (s *Server) cardBody(r *http.Request, d *deck.Deck, c *deck.Card, depth string, anchors bool) views.Slot {
+	body := views.CardBody(c, depth, anchors, "")
+	if !acceptsGzip(r) {
+		return body
+	}
+	if dc, ok := d.Card(c.ID); !ok || dc != c { // c is from a deck reloaded since: do not keep it
+		return body
+	}
+	key := "body:" + c.ID + ":" + depth
+	if anchors {
+		key += ":anchors"
+	}
+	if e, ok := s.figures.entry(d, key); ok {
+		return splicedPart(e.part, body)
+	}
+	var buf bytes.Buffer
+	if err := body.Render(r.Context(), &buf); err != nil {
+		return body // the page's own render reports it
+	}
+	p := gzpage.NewPart(buf.Bytes())
+	s.figures.store(d, key, cacheEntry{part: p})
+	return splicedPart(p, body)
 }
 
 // rawHTML writes already rendered, already escaped markup.
@@ -78,6 +148,54 @@ func rawHTML(b []byte) templ.Component {
 	})
 }
 
+type spliceKey struct{}
+
+// splicedPart splices p into the gzip stream of a page that renderSpliced assembles, and
+// renders fallback (the same markup) anywhere else.
+func splicedPart(p *gzpage.Part, fallback templ.Component) templ.Component {
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		if gw, ok := ctx.Value(spliceKey{}).(*gzpage.Writer); ok && p != nil {
+			// templ buffers its output: what it holds must reach the stream before the part.
+			if b, ok := w.(*templruntime.Buffer); ok && b.Underlying == gw {
+				if err := b.Flush(); err != nil {
+					return err
+				}
+				return gw.Splice(p)
+			}
+		}
+		return fallback.Render(ctx, w)
+	})
+}
+
+// renderSpliced is render for pages with parts kept compressed: for a client that accepts
+// gzip, the page's own markup is compressed at the fastest level and the parts are spliced in,
+// rather than the whole page compressed per request.
+func (s *Server) renderSpliced(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
+	if !acceptsGzip(r) {
+		s.render(w, r, status, c)
+		return
+	}
+	buf := templ.GetBuffer()
+	defer templ.ReleaseBuffer(buf)
+	gw := gzpage.NewWriter(buf)
+	err := c.Render(context.WithValue(r.Context(), spliceKey{}, gw), gw)
+	if cerr := gw.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Encoding", "gzip") // the compression middleware passes it through
+	h.Add("Vary", "Accept-Encoding")
+	writeHTML(w, status, buf.Bytes())
+}
+
+func acceptsGzip(r *http.Request) bool {
+	return strings.Contains(r.Header.Get("Accept-Encoding"), "gzip")
+}
+
 // cachePage keeps a rendered page and its gzip form, compressed once rather than per request:
 // per-request gzip of a 30 KB page costed more than rendering it and a compression window per
 // concurrent response.
@@ -86,25 +204,23 @@ func (s *Server) cachePage(d *deck.Deck, key string, page []byte) {
 	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 	zw.Write(page)
 	zw.Close()
-	s.figures.put(d, key, page)
-	s.figures.put(d, key+":gz", gz.Bytes())
+	s.figures.store(d, key, cacheEntry{html: page, gz: gz.Bytes()})
 }
 
 // writeCachedPage serves a page kept by cachePage, compressed when the client accepts gzip
 // (the compression middleware passes a response that already has a Content-Encoding through).
 func (s *Server) writeCachedPage(w http.ResponseWriter, r *http.Request, d *deck.Deck, key string) bool {
-	if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-		if gz, ok := s.figures.get(d, key+":gz"); ok {
-			h := w.Header()
-			h.Set("Content-Encoding", "gzip")
-			h.Add("Vary", "Accept-Encoding")
-			writeHTML(w, http.StatusOK, gz)
-			return true
-		}
+	e, ok := s.figures.entry(d, key)
+	switch {
+	case !ok || e.html == nil:
+		return false
+	case acceptsGzip(r) && e.gz != nil:
+		h := w.Header()
+		h.Set("Content-Encoding", "gzip")
+		h.Add("Vary", "Accept-Encoding")
+		writeHTML(w, http.StatusOK, e.gz)
+	default:
+		writeHTML(w, http.StatusOK, e.html)
 	}
-	if b, ok := s.figures.get(d, key); ok {
-		writeHTML(w, http.StatusOK, b)
-		return true
-	}
-	return false
+	return true
 }

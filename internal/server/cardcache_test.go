@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -117,4 +118,57 @@ func TestCachedPageGzip(t *testing.T) {
 	if resp, again := get(""); resp.Header.Get("Content-Encoding") != "" || !bytes.Equal(again, plain) {
 		t.Fatal("client without gzip got a compressed or different page")
 	}
+}
+
+// Signed-in card and study pages are assembled from compressed parts for gzip clients: the
+// stream must decompress (trailer CRC and length checked) to exactly the page a client without
+// gzip gets, on the render that builds the parts and on the ones that reuse them.
+func TestSplicedPagesDecompressToThePlainPage(t *testing.T) {
+	t.Parallel()
+	e := newBenchEnv(t)
+	card := "/cards/" + benchCard
+	paths := []string{card, card + "?depth=deeper", card + "?depth=solid", "/study",
+		"/study?card=" + benchCard + "&reveal=1&shown_at=1793613540000"}
+	for _, path := range paths {
+		plain := e.get(path, true)
+		if plain.Code != http.StatusOK || plain.Header().Get("Content-Encoding") != "" {
+			t.Fatalf("%s without gzip: %d %q", path, plain.Code, plain.Header().Get("Content-Encoding"))
+		}
+		for i := range 2 {
+			rec := e.getEncoded(path, true, "gzip, deflate, br")
+			if rec.Code != http.StatusOK || rec.Header().Get("Content-Encoding") != "gzip" {
+				t.Fatalf("%s with gzip: %d %q", path, rec.Code, rec.Header().Get("Content-Encoding"))
+			}
+			if n := rec.Header().Get("Content-Length"); n != strconv.Itoa(rec.Body.Len()) {
+				t.Errorf("%s: Content-Length %q for a %d-byte body", path, n, rec.Body.Len())
+			}
+			zr, err := gzip.NewReader(rec.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(zr) // fails on a bad CRC or length
+			if err != nil {
+				t.Fatalf("%s (render %d): %v", path, i+1, err)
+			}
+			if !bytes.Equal(got, plain.Body.Bytes()) {
+				t.Fatalf("%s (render %d): decompressed page (%d bytes) differs from the plain one (%d bytes) at byte %d",
+					path, i+1, len(got), plain.Body.Len(), diffAt(got, plain.Body.Bytes()))
+			}
+		}
+	}
+	// The parts really were spliced: the bodies are kept compressed, for both page kinds.
+	for _, key := range []string{"body:" + benchCard + ":deeper:anchors", "body:" + benchCard + ":basics"} {
+		if e, ok := e.srv.figures.entry(e.srv.deck(), key); !ok || e.part == nil {
+			t.Errorf("no compressed part kept under %s", key)
+		}
+	}
+}
+
+func diffAt(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }

@@ -173,7 +173,8 @@ func (s *Server) card(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("saved") == "1" {
 			p.Notice = "Saved. Study progress on this card is kept."
 		}
-		s.render(w, r, http.StatusOK, views.Card(p, v))
+		v.Body = s.cardBody(r, d, c, v.Depth, true) // cardcache.go: kept compressed
+		s.renderSpliced(w, r, http.StatusOK, views.Card(p, v))
 		return
 	}
 	var buf bytes.Buffer

@@ -197,7 +197,10 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 func (s *Server) renderStudy(w http.ResponseWriter, r *http.Request, v views.StudyPage) {
 	p := s.page(r, "Study", "voice.js", "study.js")
 	p.CSS = append(p.CSS, s.assets.URL("study.css"), s.assets.URL("voice.css"))
-	s.render(w, r, http.StatusOK, views.Study(p, v))
+	if v.Card != nil {
+		v.Body = s.cardBody(r, s.deck(), v.Card, v.Depth, false) // cardcache.go: kept compressed
+	}
+	s.renderSpliced(w, r, http.StatusOK, views.Study(p, v))
 }
 
 func queueKind(c srs.Card) string {

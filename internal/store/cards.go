@@ -148,7 +148,7 @@ const SettingMembersEdit = "members_edit_cards" // "1": members may write and ed
 // Setting returns an instance setting's value ("" when unset).
 func (db *DB) Setting(ctx context.Context, key string) (string, error) {
 	var v string
-	err := db.r.QueryRowContext(ctx, "SELECT value FROM instance_settings WHERE key = ?", key).Scan(&v)
+	err := db.queryRow(ctx, "SELECT value FROM instance_settings WHERE key = ?", key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}

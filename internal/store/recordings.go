@@ -109,7 +109,7 @@ func (db *DB) MockRecordings(ctx context.Context, userID, sessionID int64) ([]Re
 }
 
 func (db *DB) recordings(ctx context.Context, q string, args ...any) ([]Recording, error) {
-	rows, err := db.r.QueryContext(ctx, q, args...)
+	rows, err := db.query(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
