@@ -208,7 +208,7 @@ func (s *sim) heldList(m *member) []int32 {
 	s.stamp++
 	out := m.held[:0]
 	if m.heldShared {
-		out, m.heldShared = nil, false // a fresh slice, allocated only if something is kept
+		out, m.heldShared = make([]int32, 0, len(m.held)), false // a fresh slice, sized once
 	}
 	one := int32(-2) // the batch every kept item follows so far; -1 when they differ
 	for _, it := range m.held {
@@ -544,7 +544,7 @@ func (s *sim) orphans(owned [][]int32, sum int) []int32 {
 	if sum == s.liveCount {
 		return nil
 	}
-	var out []int32
+	out := make([]int32, 0, max(s.liveCount-sum, 0)) // the orphans' number when lists are disjoint
 	s.stamp++
 	st := s.stamp
 	for _, o := range owned {
