@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 
 	"github.com/rehearse/rehearse/internal/deck"
-	"github.com/rehearse/rehearse/internal/deckload"
 )
 
 // cmdCheck validates a deck and prints every problem, one per line, as DIR/file:line: message.
@@ -57,11 +56,8 @@ func cmdCheck(ctx context.Context, args []string, getenv func(string) string, io
 }
 
 // loadDeck loads and validates a deck with every check a served deck gets, and also runs each
-// card's simulation.expect (check_expect.go). Serving does not run expectations, so a changed
-// engine cannot keep the app from starting; `rehearse check` and the tests catch it.
+// card's simulation.expect (check_expect.go), and renders every card's HTML. Serving does not
+// run expectations, so a changed engine cannot keep the app from starting; `rehearse check` and
+// the tests catch it. Serving renders each card on first view: a card that fails to render
+// (a renderer bug; the markdown itself was validated) shows a notice where the block would be.
 func loadDeck(fsys fs.FS) (*deck.Deck, error) { return loadDeckExpect(fsys) }
-
-// loadDeckWith is loadDeck taking unchanged cards from cache when it is not nil.
-func loadDeckWith(fsys fs.FS, cache *deck.Cache) (*deck.Deck, error) {
-	return deckload.Load(fsys, cache)
-}

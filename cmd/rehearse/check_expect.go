@@ -11,10 +11,10 @@ import (
 	"github.com/rehearse/rehearse/internal/views"
 )
 
-// loadDeckExpect is deckload.Load's checks plus every card's expectations.
+// loadDeckExpect is deckload.Load's checks plus every card's expectations, every card rendered.
 func loadDeckExpect(fsys fs.FS) (*deck.Deck, error) {
 	run := memoResults()
-	return deck.Load(fsys, deck.Options{CheckSim: func(sim *deck.Simulation) error {
+	return deck.Load(fsys, deck.Options{Render: true, CheckSim: func(sim *deck.Simulation) error {
 		if err := deckload.CheckSim(func(sc rebalance.Scenario, lim rebalance.Limits) error { _, err := run(sc, lim); return err })(sim); err != nil {
 			return err
 		}

@@ -31,7 +31,7 @@ func startInstance(t *testing.T, contentDir string) (string, string) {
 	}
 	t.Cleanup(func() { db.Close() })
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	decks, err := newDeckHolder(ctx, contentDir, db, filepath.Join(data, deckCacheName), log)
+	decks, err := newDeckHolder(ctx, contentDir, db, log)
 	if err != nil {
 		t.Fatal(err)
 	}

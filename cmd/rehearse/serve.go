@@ -61,7 +61,9 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 		return err
 	}
 	defer db.Close()
-	decks, err := newDeckHolder(ctx, cfg.Content, db, filepath.Join(cfg.DataDir, deckCacheName), log)
+	// A parse cache written by an older version is of no use now (cards render on first view).
+	_ = os.Remove(filepath.Join(cfg.DataDir, "deck-cache.bin"))
+	decks, err := newDeckHolder(ctx, cfg.Content, db, log)
 	if err != nil {
 		return err
 	}
@@ -202,9 +204,8 @@ func purgeSessions(ctx context.Context, db *store.DB, log *slog.Logger) {
 
 // newDeckHolder loads the deck from dir (or the embedded one when dir is empty) with the cards
 // stored in the app laid over it, into a holder that saves in the app, the admin page and
-// SIGHUP reload. Loads go through the parse cache file cachePath, so a restart or reload parses
-// only the card files that changed.
-func newDeckHolder(ctx context.Context, dir string, db *store.DB, cachePath string, log *slog.Logger) (*deckload.Holder, error) {
+// SIGHUP reload. Each card's HTML renders on its first view (deckload.Load).
+func newDeckHolder(ctx context.Context, dir string, db *store.DB, log *slog.Logger) (*deckload.Holder, error) {
 	base, source := fs.FS(content.FS), "embedded"
 	if dir != "" {
 		base, source = osDirFS(dir), dir
@@ -220,7 +221,7 @@ func newDeckHolder(ctx context.Context, dir string, db *store.DB, cachePath stri
 		}
 		return m, nil
 	}
-	load := deckload.Layered(base, stored, func(f fs.FS) (*deck.Deck, error) { return loadDeckCached(f, cachePath, log) })
+	load := deckload.Layered(base, stored, func(f fs.FS) (*deck.Deck, error) { return deckload.Load(f, false) })
 	l, err := load()
 	if err != nil {
 		return nil, fmt.Errorf("load deck from %s:\n%w", source, err)

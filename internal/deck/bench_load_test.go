@@ -44,27 +44,3 @@ func BenchmarkLoadHeap(b *testing.B) {
 	}
 	b.ReportMetric(live, "liveMiB")
 }
-
-// BenchmarkLoadCached is a restart of a 1,000-card deck with every card in the parse cache:
-// read and decode the cache file, then Load taking each card from it.
-func BenchmarkLoadCached(b *testing.B) {
-	fsys := benchFS(b, 1000)
-	path := b.TempDir() + "/deck-cache.bin"
-	c, _ := ReadCache(path)
-	if _, err := Load(fsys, Options{Cache: c}); err != nil {
-		b.Fatal(err)
-	}
-	if err := c.Write(path); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		c, err := ReadCache(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := Load(fsys, Options{Cache: c}); err != nil || c.Hits() != 1000 {
-			b.Fatal(err, c.Hits())
-		}
-	}
-}

@@ -1,5 +1,6 @@
 // Package deck owns the card model: parsing markdown cards into sections, validating them with
-// file:line errors, rendering their HTML once at load, and holding a loaded deck in memory.
+// file:line errors, rendering their HTML (on first use, for a loaded deck), and holding a loaded
+// deck in memory.
 package deck
 
 import (
@@ -31,10 +32,23 @@ type Simulation struct {
 	Expect    []Expectation  // claims about the result, checked by `rehearse check`
 }
 
-// Block is one piece of rendered markdown with its plain text (for search and answer checks).
+// Block is one piece of a card's markdown: its plain text (for search and answer checks), known
+// once the card is parsed, and its HTML, rendered with the rest of the card's on first use.
 type Block struct {
-	HTML template.HTML
 	Text string
+
+	html *cardHTML // nil for a block built in code, which has no HTML
+	i    int       // index of this block's HTML in html
+}
+
+// HTML is the block rendered to safe HTML (raw HTML in the markdown escaped, code highlighted).
+// The first call on any block of a card renders the whole card; a card that fails to render
+// gets a visible notice instead (Card.Render reports why, with the line).
+func (b Block) HTML() template.HTML {
+	if b.html == nil {
+		return ""
+	}
+	return b.html.block(b.i)
 }
 
 // FollowUp is a follow-up question with its answer.
@@ -43,7 +57,7 @@ type FollowUp struct {
 	Answer   Block
 }
 
-// Card is one parsed, validated, pre-rendered card.
+// Card is one parsed, validated card. Its blocks render to HTML on first use (render.go).
 type Card struct {
 	ID       string
 	Question string
@@ -63,6 +77,9 @@ type Card struct {
 	FollowUps   []FollowUp
 	Pitfalls    []Block
 
-	idLine     int    // file line of the id, for duplicate-id errors
-	spokenLine [2]int // file lines of the Basics and Solid answer headings, for length errors
+	idLine     int         // file line of the id, for duplicate-id errors
+	spokenLine [2]int      // file lines of the Basics and Solid answer headings, for length errors
+	spokenCode [2][]string // code in the Basics and Solid answers (spans and blocks), for errors
+	cardLinks  []string    // ids linked as /cards/<id> from the rendered blocks, in file order
+	html       *cardHTML
 }

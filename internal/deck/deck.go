@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"testing/fstest"
 )
 
 // Options adjusts loading.
@@ -17,10 +18,10 @@ type Options struct {
 	// CheckSim, if set, validates each card's simulation (preset, variants, overrides); its
 	// error is reported at the simulation's line.
 	CheckSim func(*Simulation) error
-	// Cache, if set, supplies cards parsed by an earlier load from unchanged files, and after a
-	// successful load holds this deck's cards for Cache.Write. The checks across cards
-	// (duplicate ids, CheckSim) run on cached cards as on parsed ones.
-	Cache *Cache
+	// Render renders every card's HTML during the load, so a block that fails to render is an
+	// error of the load (at its line) rather than a notice on the page. Without it each card
+	// renders on first use (Block.HTML), and Card.Render reports such a failure.
+	Render bool
 }
 
 // Topic groups cards under a topic name, in deck order.
@@ -30,7 +31,8 @@ type Topic struct {
 	Cards []*Card
 }
 
-// Deck is a loaded, validated deck. It is immutable after Load and safe for concurrent use.
+// Deck is a loaded, validated deck. It is immutable after Load (but for each card's HTML,
+// rendered once on first use) and safe for concurrent use.
 type Deck struct {
 	Cards []*Card // deck order
 
@@ -38,7 +40,7 @@ type Deck struct {
 	topics  []Topic
 	bySlug  map[string]int
 	tags    []string
-	indexes []cardIndex // parallel to Cards
+	indexes searchIndex // for search, built on first use
 	words   vocabulary  // for typo-tolerant search, built on first use (suggest.go)
 }
 
@@ -80,7 +82,7 @@ func Load(fsys fs.FS, opt Options) (*Deck, error) {
 	}
 	sort.Strings(files)
 
-	parsed := parseAll(fsys, files, opt.Cache)
+	parsed := parseAll(fsys, files, opt.Render)
 	d := &Deck{byID: map[string]*Card{}, bySlug: map[string]int{}}
 	for i, f := range files {
 		c, errs := parsed[i].card, parsed[i].errs
@@ -92,7 +94,7 @@ func Load(fsys fs.FS, opt Options) (*Deck, error) {
 			all = append(all, Error{File: f, Line: c.idLine, Msg: fmt.Sprintf("duplicate id %q: also used by %s", c.ID, prev.File)})
 			continue
 		}
-		if c.Sim != nil && opt.CheckSim != nil && !(parsed[i].cached && opt.Cache.wasChecked) {
+		if c.Sim != nil && opt.CheckSim != nil {
 			if err := opt.CheckSim(c.Sim); err != nil {
 				var located LineErrors
 				if errors.As(err, &located) {
@@ -105,7 +107,7 @@ func Load(fsys fs.FS, opt Options) (*Deck, error) {
 				continue
 			}
 		}
-		if errs := checkSpoken(c); len(errs) > 0 {
+		if errs := parsed[i].spoken; len(errs) > 0 {
 			all = append(all, errs...)
 			continue
 		}
@@ -120,17 +122,6 @@ func Load(fsys fs.FS, opt Options) (*Deck, error) {
 		all.Sort()
 		return nil, all
 	}
-	if opt.Cache != nil && len(parsed) == len(d.Cards) {
-		keys := make([][32]byte, 0, len(parsed))
-		hits := 0
-		for _, p := range parsed {
-			keys = append(keys, p.key)
-			if p.cached {
-				hits++
-			}
-		}
-		opt.Cache.remember(keys, d.Cards, hits, opt.CheckSim != nil)
-	}
 	d.index()
 	return d, nil
 }
@@ -138,13 +129,12 @@ func Load(fsys fs.FS, opt Options) (*Deck, error) {
 type parsedFile struct {
 	card   *Card
 	errs   ErrorList
-	key    [32]byte // cache key, when loading with a cache
-	cached bool
+	spoken ErrorList // checkSpoken's
 }
 
-// parseAll reads and parses the files on every core: rendering (chiefly code highlighting)
-// dominates load time, and cards are independent.
-func parseAll(fsys fs.FS, files []string, cache *Cache) []parsedFile {
+// parseAll reads, parses and checks the files on every core: parsing (and rendering, chiefly
+// code highlighting, when asked) dominates load time, and cards are independent.
+func parseAll(fsys fs.FS, files []string, render bool) []parsedFile {
 	out := make([]parsedFile, len(files))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -153,19 +143,16 @@ func parseAll(fsys fs.FS, files []string, cache *Cache) []parsedFile {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				src, err := fs.ReadFile(fsys, files[i])
+				src, err := readFile(fsys, files[i])
 				if err != nil {
 					out[i].errs = ErrorList{{File: files[i], Msg: fmt.Sprintf("cannot read: %v", err)}}
 					continue
 				}
-				if cache != nil {
-					out[i].key = cacheKey(files[i], src)
-					if c, ok := cache.lookup(out[i].key); ok {
-						out[i].card, out[i].cached = c, true
-						continue
-					}
+				c, errs := parse(files[i], src, render)
+				out[i].card, out[i].errs = c, errs
+				if c != nil {
+					out[i].spoken = checkSpoken(c)
 				}
-				out[i].card, out[i].errs = Parse(files[i], src)
 			}
 		}()
 	}
@@ -177,7 +164,19 @@ func parseAll(fsys fs.FS, files []string, cache *Cache) []parsedFile {
 	return out
 }
 
-// index builds the topic, tag and search tables once, so lookups cost nothing per request.
+// readFile reads a file of fsys. An in-memory deck (a server's files with the app's edits laid
+// over them, deckload.Overlay) is not copied: its cards keep their text until rendered, and
+// sharing it keeps one copy resident rather than two. Nothing writes to a file's Data.
+func readFile(fsys fs.FS, name string) ([]byte, error) {
+	if m, ok := fsys.(fstest.MapFS); ok {
+		if f := m[name]; f != nil && f.Mode.IsRegular() {
+			return f.Data, nil
+		}
+	}
+	return fs.ReadFile(fsys, name)
+}
+
+// index builds the topic and tag tables once, so lookups cost nothing per request.
 func (d *Deck) index() {
 	tagSet := map[string]bool{}
 	byName := map[string]int{}
@@ -203,7 +202,6 @@ func (d *Deck) index() {
 		for _, t := range c.Tags {
 			tagSet[t] = true
 		}
-		d.indexes = append(d.indexes, newCardIndex(c))
 	}
 	for t := range tagSet {
 		d.tags = append(d.tags, t)

@@ -5,17 +5,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 )
 
 func renderMarkdown(t *testing.T, src string) string {
 	t.Helper()
 	doc := md.Parser().Parse(text.NewReader([]byte(src)))
-	b, err := render([]byte(src), doc)
+	h, err := blockHTML([]byte(src), []ast.Node{doc})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(b.HTML)
+	return string(h)
 }
 
 func TestCodeBlockEscapesMarkup(t *testing.T) {

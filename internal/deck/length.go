@@ -2,8 +2,6 @@ package deck
 
 import (
 	"fmt"
-	"html"
-	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -24,7 +22,7 @@ const (
 // digit, so a dash between clauses is not a word but "45" and "KIP-848" are.
 func SpokenWords(text string) int {
 	n := 0
-	for _, f := range strings.Fields(text) {
+	for f := range strings.FieldsSeq(text) {
 		if strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
 			n++
 		}
@@ -41,8 +39,6 @@ func SpokenDuration(words int) time.Duration {
 func maxSpokenWords(target time.Duration) int {
 	return int(target * SpeakingWPM * (100 + lengthSlackPercent) / (100 * time.Minute))
 }
-
-var codeSpan = regexp.MustCompile(`<code[^>]*>([^<]*)</code>`)
 
 // checkSpoken reports each spoken section of c that runs more than lengthSlackPercent over its
 // target, or holds code (a config or class name in backticks): those belong in the Answer and
@@ -61,8 +57,8 @@ func checkSpoken(c *Card) ErrorList {
 			add("runs %d words, about %s at %d words a minute: more than %d%% over its %s target (at most %d words); shorten it",
 				words, SpokenDuration(words).Round(time.Second), SpeakingWPM, lengthSlackPercent, s.target, most)
 		}
-		for _, m := range codeSpan.FindAllStringSubmatch(string(s.b.HTML), -1) {
-			add("holds code %q, which reads badly aloud: say it in words and keep the name in the Answer or Explanation", html.UnescapeString(m[1]))
+		for _, code := range c.spokenCode[i] {
+			add("holds code %q, which reads badly aloud: say it in words and keep the name in the Answer or Explanation", code)
 		}
 	}
 	return out

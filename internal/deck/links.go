@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
-	"regexp"
 	"strings"
 )
 
@@ -13,40 +12,22 @@ import (
 // names a card in it.
 const CardLinkPrefix = "/cards/"
 
-var cardHref = regexp.MustCompile(`href="` + regexp.QuoteMeta(CardLinkPrefix) + `([^"#?/]+)`)
-
 // checkLinks reports links to card ids the deck does not hold, at the first source line that
-// mentions the link (the rendered blocks keep no line numbers, and errors are rare enough to
-// read the file again).
+// mentions the link (a link's line is not kept, and errors are rare enough to read the file again).
 func checkLinks(fsys fs.FS, cards []*Card, byID map[string]*Card) ErrorList {
 	var out ErrorList
 	for _, c := range cards {
 		seen := map[string]bool{}
-		for _, b := range cardBlocks(c) {
-			for _, m := range cardHref.FindAllStringSubmatch(string(b.HTML), -1) {
-				id := m[1]
-				if _, ok := byID[id]; ok || seen[id] {
-					continue
-				}
-				seen[id] = true
-				out = append(out, Error{File: c.File, Line: lineOf(fsys, c.File, CardLinkPrefix+id),
-					Msg: fmt.Sprintf("link to %s%s: no card in the deck has id %q (merged or renamed? link the card that holds it now)", CardLinkPrefix, id, id)})
+		for _, id := range c.cardLinks {
+			if _, ok := byID[id]; ok || seen[id] {
+				continue
 			}
+			seen[id] = true
+			out = append(out, Error{File: c.File, Line: lineOf(fsys, c.File, CardLinkPrefix+id),
+				Msg: fmt.Sprintf("link to %s%s: no card in the deck has id %q (merged or renamed? link the card that holds it now)", CardLinkPrefix, id, id)})
 		}
 	}
 	return out
-}
-
-// cardBlocks is every rendered block of a card, in file order.
-func cardBlocks(c *Card) []Block {
-	bs := append([]Block{}, c.Answer...)
-	bs = append(bs, c.Basics, c.Solid)
-	bs = append(bs, c.Deeper[:]...)
-	bs = append(bs, c.Explanation)
-	for _, f := range c.FollowUps {
-		bs = append(bs, f.Answer)
-	}
-	return append(bs, c.Pitfalls...)
 }
 
 // lineOf is the 1-based line of the first occurrence of s in the file, or 0 if unknown.

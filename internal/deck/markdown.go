@@ -40,6 +40,11 @@ var md = goldmark.New(
 	),
 )
 
+// mdText parses for the text pass (validation, plain text, links): the same block and inline
+// structure as md without what only the HTML needs. Linkify costs a seventh of parsing (it
+// looks at every space) and only turns bare URLs into links; heading ids only show in HTML.
+var mdText = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough)).Parser()
+
 // escapeRawHTML renders raw HTML (inline and block) as visible, escaped text, so an author who
 // typed <b> sees it rather than losing it silently, and a <script> can never run.
 type escapeRawHTML struct{}
@@ -172,25 +177,50 @@ func Slugify(s string) string {
 // bufWriters hold the buffered writers render hands goldmark.
 var bufWriters = sync.Pool{New: func() any { return bufio.NewWriter(nil) }}
 
-// render renders the nodes to HTML and plain text.
-func render(src []byte, nodes ...ast.Node) (Block, error) {
-	var h bytes.Buffer
-	var t strings.Builder
+// blockHTML renders the nodes to HTML. A panic in a renderer (a lexer bug, say) becomes an
+// error, so one bad code block costs only its own block.
+func blockHTML(src []byte, nodes []ast.Node) (h template.HTML, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			h, err = "", fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	var b bytes.Buffer
 	// goldmark wraps a plain writer in a new 4 KiB bufio.Writer on every call, a third of
 	// everything loading allocated; a pooled one is reused (Render flushes it).
 	bw := bufWriters.Get().(*bufio.Writer)
-	bw.Reset(&h)
+	bw.Reset(&b)
 	defer func() { bw.Reset(nil); bufWriters.Put(bw) }()
 	for _, n := range nodes {
 		if err := md.Renderer().Render(bw, src, n); err != nil {
-			return Block{}, err
+			return "", err
 		}
+	}
+	return template.HTML(b.String()), nil
+}
+
+// blockText is the plain text of the nodes, one line per block, each line trimmed and blank
+// lines dropped (compact for search).
+func blockText(src []byte, nodes []ast.Node) string {
+	var t strings.Builder
+	for _, n := range nodes {
 		if t.Len() > 0 {
 			t.WriteByte('\n')
 		}
 		plainText(&t, src, n)
 	}
-	return Block{HTML: template.HTML(h.String()), Text: dropBlankLines(t.String())}, nil
+	raw := t.String()
+	var b strings.Builder
+	b.Grow(len(raw))
+	for l := range strings.SplitSeq(raw, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(l)
+		}
+	}
+	return b.String()
 }
 
 // plainText writes the readable text of n: words without markup, one line per block.
@@ -241,16 +271,4 @@ func inlineText(src []byte, n ast.Node) string {
 func segValue(s *text.Segments, i int, src []byte) []byte {
 	seg := s.At(i)
 	return seg.Value(src)
-}
-
-// dropBlankLines trims each line and removes the empty ones, so Text is compact for search.
-func dropBlankLines(s string) string {
-	lines := strings.Split(s, "\n")
-	out := lines[:0]
-	for _, l := range lines {
-		if l = strings.TrimSpace(l); l != "" {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
 }

@@ -3,6 +3,7 @@ package deck
 import (
 	"bytes"
 	"fmt"
+	"html/template"
 	"sort"
 	"strings"
 
@@ -37,9 +38,14 @@ func sectionIndex(name string) int {
 	return -1
 }
 
-// Parse parses and validates one card file. path is used in errors and as Card.File. The card
-// is nil whenever the list is non-empty.
+// Parse parses, validates and renders one card file. path is used in errors and as Card.File.
+// The card is nil whenever the list is non-empty.
 func Parse(path string, src []byte) (card *Card, errList ErrorList) {
+	return parse(path, src, true)
+}
+
+// parse is Parse, leaving the HTML to the card's first use unless render is set.
+func parse(path string, src []byte, render bool) (card *Card, errList ErrorList) {
 	e := &errs{file: path}
 	defer func() {
 		// A parser bug must not take the server down; report it against the file instead.
@@ -48,6 +54,9 @@ func Parse(path string, src []byte) (card *Card, errList ErrorList) {
 		}
 	}()
 	c := parseCard(e, src)
+	if len(e.list) == 0 && render {
+		e.list = c.Render()
+	}
 	if len(e.list) > 0 {
 		e.list.Sort()
 		return nil, e.list
@@ -56,7 +65,9 @@ func Parse(path string, src []byte) (card *Card, errList ErrorList) {
 }
 
 func parseCard(e *errs, src []byte) *Card {
-	src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+	if bytes.Contains(src, []byte("\r\n")) { // src itself may be shared (readFile): never written
+		src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+	}
 	c := &Card{File: e.file}
 	fm, body, bodyLine, ok := splitFrontMatter(src)
 	if ok {
@@ -69,17 +80,27 @@ func parseCard(e *errs, src []byte) *Card {
 			e.add(1, "missing front matter: a card starts with a line \"---\", its YAML fields, then \"---\"")
 		}
 	}
-	p := &bodyParser{e: e, src: body, firstLine: bodyLine}
+	c.html = &cardHTML{file: e.file, body: body, firstLine: bodyLine}
+	p := &bodyParser{e: e, src: body, firstLine: bodyLine, card: c.html}
 	p.parse(c)
+	c.cardLinks = p.links
 	return c
 }
 
-// bodyParser walks the goldmark AST of a card's markdown body.
+// bodyParser walks the goldmark AST of a card's markdown body, validating it and making its
+// blocks: their text, or with html set (the render pass) their HTML into out. Both passes meet
+// the blocks in the same order, so a block's index finds its HTML from the render.
 type bodyParser struct {
 	e          *errs
 	src        []byte
 	firstLine  int   // file line of src[0]
 	lineStarts []int // byte offsets where each body line starts
+
+	html  bool
+	card  *cardHTML       // where the blocks find their HTML
+	n     int             // blocks made so far
+	out   []template.HTML // rendered blocks (render pass)
+	links []string        // ids of /cards/ links (text pass)
 }
 
 type section struct {
@@ -88,16 +109,21 @@ type section struct {
 }
 
 func (p *bodyParser) parse(c *Card) {
-	for i, b := range p.src {
-		if i == 0 {
-			p.lineStarts = append(p.lineStarts, 0)
-		}
-		if b == '\n' {
-			p.lineStarts = append(p.lineStarts, i+1)
+	if len(p.src) > 0 {
+		p.lineStarts = make([]int, 1, bytes.Count(p.src, []byte("\n"))+1)
+		for i, b := range p.src {
+			if b == '\n' {
+				p.lineStarts = append(p.lineStarts, i+1)
+			}
 		}
 	}
-	pc := parser.NewContext(parser.WithIDs(newIDs()))
-	doc := md.Parser().Parse(text.NewReader(p.src), parser.WithContext(pc))
+	var doc ast.Node
+	if p.html {
+		pc := parser.NewContext(parser.WithIDs(newIDs()))
+		doc = md.Parser().Parse(text.NewReader(p.src), parser.WithContext(pc))
+	} else {
+		doc = mdText.Parse(text.NewReader(p.src))
+	}
 
 	var secs [numSections]*section
 	var cur *section // nil before the first section and inside unknown or duplicate ones
@@ -164,11 +190,11 @@ func (p *bodyParser) parse(c *Card) {
 	}
 	if s := secs[secBasics]; s != nil {
 		c.Basics = p.prose(s, secBasics)
-		c.spokenLine[0] = s.line
+		c.spokenLine[0], c.spokenCode[0] = s.line, codeIn(p.src, s.nodes)
 	}
 	if s := secs[secSolid]; s != nil {
 		c.Solid = p.prose(s, secSolid)
-		c.spokenLine[1] = s.line
+		c.spokenLine[1], c.spokenCode[1] = s.line, codeIn(p.src, s.nodes)
 	}
 	if s := secs[secDeeper]; s != nil {
 		items := p.bullets(s, secDeeper, true)
@@ -286,10 +312,30 @@ func (p *bodyParser) followUps(s *section) []FollowUp {
 	return out
 }
 
+// render makes the block of the nodes; at locates its errors.
 func (p *bodyParser) render(at ast.Node, nodes ...ast.Node) Block {
-	b, err := render(p.src, nodes...)
-	if err != nil {
-		p.e.add(p.line(at), "cannot render markdown: %v", err)
+	b := Block{html: p.card, i: p.n}
+	p.n++
+	if !p.html {
+		b.Text = blockText(p.src, nodes)
+		for _, n := range nodes {
+			_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+				if l, ok := n.(*ast.Link); ok && entering {
+					if id := cardLink(l.Destination); id != "" {
+						p.links = append(p.links, id)
+					}
+				}
+				return ast.WalkContinue, nil
+			})
+		}
+	}
+	if p.html {
+		h, err := blockHTML(p.src, nodes)
+		if err != nil {
+			p.e.add(p.line(at), "cannot render markdown: %v", err)
+			h = renderNotice
+		}
+		p.out = append(p.out, h)
 	}
 	return b
 }

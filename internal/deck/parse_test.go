@@ -34,15 +34,15 @@ func TestParseValidCard(t *testing.T) {
 		t.Errorf("overrides = %v", c.Sim.Overrides)
 	}
 
-	if len(c.Answer) != 2 || c.Answer[0].HTML != "Any membership change stopped <strong>every</strong> task in the cluster" ||
+	if len(c.Answer) != 2 || c.Answer[0].HTML() != "Any membership change stopped <strong>every</strong> task in the cluster" ||
 		c.Answer[0].Text != "Any membership change stopped every task in the cluster" {
 		t.Errorf("answer = %+v", c.Answer)
 	}
 	// Raw HTML is shown as text, never passed through.
-	if h := string(c.Answer[1].HTML); strings.Contains(h, "<script") || !strings.Contains(h, "&lt;script&gt;alert(1)&lt;/script&gt;") {
+	if h := string(c.Answer[1].HTML()); strings.Contains(h, "<script") || !strings.Contains(h, "&lt;script&gt;alert(1)&lt;/script&gt;") {
 		t.Errorf("raw inline HTML not escaped: %s", h)
 	}
-	ex := string(c.Explanation.HTML)
+	ex := string(c.Explanation.HTML())
 	if strings.Contains(ex, "<div") || !strings.Contains(ex, "&lt;div onclick=") {
 		t.Errorf("raw HTML block not escaped: %s", ex)
 	}
@@ -68,7 +68,7 @@ func TestParseValidCard(t *testing.T) {
 		t.Errorf("deeper = %+v", c.Deeper)
 	}
 	if len(c.FollowUps) != 2 || c.FollowUps[1].Question != "Is there a delay?" ||
-		!strings.Contains(string(c.FollowUps[1].Answer.HTML), "<code>scheduled.rebalance.max.delay.ms</code>") {
+		!strings.Contains(string(c.FollowUps[1].Answer.HTML()), "<code>scheduled.rebalance.max.delay.ms</code>") {
 		t.Errorf("follow-ups = %+v", c.FollowUps)
 	}
 	if len(c.Pitfalls) != 1 || c.Pitfalls[0].Text != "Saying only the departed worker's tasks stop." {

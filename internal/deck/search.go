@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -30,7 +31,24 @@ type Hit struct {
 	Snippet []Span
 }
 
-// cardIndex holds a card's searchable text, lower-cased once at load. The original text is not
+// searchIndex is a cardIndex per card, parallel to Deck.Cards, built on the first search: it
+// is a lower-cased copy of most of the deck's text, neither needed nor kept before someone searches.
+type searchIndex struct {
+	once sync.Once
+	ix   []cardIndex
+}
+
+func (d *Deck) searchIndex() []cardIndex {
+	d.indexes.once.Do(func() {
+		d.indexes.ix = make([]cardIndex, len(d.Cards))
+		for i, c := range d.Cards {
+			d.indexes.ix[i] = newCardIndex(c)
+		}
+	})
+	return d.indexes.ix
+}
+
+// cardIndex holds a card's searchable text, lower-cased once. The original text is not
 // copied: the card holds it, and only a hit's snippet needs it (fieldText).
 type cardIndex struct {
 	lower [len(searchFields)]string
@@ -78,8 +96,9 @@ func (d *Deck) Search(q string, limit int) []Hit {
 		rank int
 	}
 	var found []scored
-	for i := range d.indexes {
-		ix := &d.indexes[i]
+	ixs := d.searchIndex()
+	for i := range ixs {
+		ix := &ixs[i]
 		rank, ok := rankCard(ix, words)
 		if !ok {
 			continue

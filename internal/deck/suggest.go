@@ -35,9 +35,9 @@ const (
 func (d *Deck) vocab() []vocabWord {
 	d.words.once.Do(func() {
 		cards := map[string]int{}
-		for i := range d.indexes {
+		for _, ix := range d.searchIndex() {
 			seen := map[string]bool{}
-			for _, l := range d.indexes[i].lower {
+			for _, l := range ix.lower {
 				for _, w := range strings.FieldsFunc(l, notWordRune) {
 					if n := len([]rune(w)); n >= minFuzzyLen-1 && n <= maxFuzzyLen && !seen[w] {
 						seen[w] = true
@@ -87,8 +87,8 @@ func (d *Deck) Suggest(q string) (string, bool) {
 
 // occurs reports whether w is a substring of some card's searchable text.
 func (d *Deck) occurs(w string) bool {
-	for i := range d.indexes {
-		for _, l := range d.indexes[i].lower {
+	for _, ix := range d.searchIndex() {
+		for _, l := range ix.lower {
 			if strings.Contains(l, w) {
 				return true
 			}

@@ -14,7 +14,7 @@ import (
 
 // The bundled deck passes every check a served deck gets, simulations included.
 func TestLoadBundledDeck(t *testing.T) {
-	d, err := Load(content.FS, nil)
+	d, err := Load(content.FS, true)
 	if err != nil || d.Len() < 10 {
 		t.Fatalf("bundled deck: %v", err)
 	}
@@ -88,5 +88,34 @@ func TestLayeredSkipsStoredCardsThatNoLongerLoad(t *testing.T) {
 	}
 	if l.Deck.Len() != 2 || len(l.Skipped) != 1 || l.Skipped[0].File != "kafka/a-copy.md" || !l.Stored["kafka/other.md"] {
 		t.Fatalf("cards %d, skipped %v, stored %v", l.Deck.Len(), l.Skipped, l.Stored)
+	}
+}
+
+// Cards render on first view, after a reload too: a card of the replaced deck that was never
+// shown still renders the text it was loaded from, and the new deck's card the new text.
+func TestReloadRendersEachDeckFromItsOwnFiles(t *testing.T) {
+	src, err := os.ReadFile("../deck/testdata/valid/kafka/eager.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := fstest.MapFS{"kafka/eager.md": {Data: src}}
+	load := Layered(base, func() (map[string][]byte, error) { return nil, nil }, func(f fs.FS) (*deck.Deck, error) { return Load(f, false) })
+	l, err := load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHolder(l, "dir", load)
+	old := h.Deck().Cards[0]
+	edited := strings.Replace(string(src), "## Answer\n", "## Answer\n\n- Edited on disk\n", 1)
+	base["kafka/eager.md"] = &fstest.MapFile{Data: []byte(edited)}
+	if err := h.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	cur := h.Deck().Cards[0]
+	if got := string(cur.Answer[0].HTML()); !strings.Contains(got, "Edited on disk") {
+		t.Errorf("reloaded card renders %q", got)
+	}
+	if got := string(old.Answer[0].HTML()); !strings.Contains(got, "<strong>every</strong>") {
+		t.Errorf("replaced deck's card renders %q", got)
 	}
 }

@@ -2,6 +2,7 @@ package deckload
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 
@@ -11,10 +12,33 @@ import (
 
 // Load loads and validates a deck: the one place that decides which checks a deck gets. Every
 // card's simulation must name a known preset, variants that fit it and valid overrides, and
-// each variant must run within the card page's budget, since the card page runs it. cache may be
-// nil.
-func Load(fsys fs.FS, cache *deck.Cache) (*deck.Deck, error) {
-	return deck.Load(fsys, deck.Options{Cache: cache, CheckSim: CheckSim(memoRun())})
+// each variant must run within the card page's budget, since the card page runs it. Each card's
+// HTML renders on first use; render says to render every card now (`rehearse check`).
+func Load(fsys fs.FS, render bool) (*deck.Deck, error) {
+	return deck.Load(fsys, deck.Options{CheckSim: memoSim(CheckSim(memoRun())), Render: render})
+}
+
+// memoSim remembers check's verdict for each distinct simulation (preset, variants, overrides):
+// most cards of a large deck repeat one, and building the scenarios to look the runs up cost as
+// much as the rest of loading their cards.
+func memoSim(check func(*deck.Simulation) error) func(*deck.Simulation) error {
+	done := map[string]error{}
+	return func(sim *deck.Simulation) error {
+		k, err := json.Marshal(struct {
+			P string
+			C []string
+			O map[string]any
+		}{sim.Preset, sim.Compare, sim.Overrides})
+		if err != nil { // not a key (json cannot hold it): just check
+			return check(sim)
+		}
+		if err, ok := done[string(k)]; ok {
+			return err
+		}
+		err = check(sim)
+		done[string(k)] = err
+		return err
+	}
 }
 
 // CheckSim returns the simulation check Load applies, running scenarios through run.

@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing/fstest"
 
 	"github.com/rehearse/rehearse/internal/deck"
@@ -15,20 +18,35 @@ import (
 // a few hundred small files, and a copy means a reload never sees a half-changed tree.
 // (fstest.MapFS is the standard library's in-memory fs.FS; nothing in it is test-only.)
 func Overlay(base fs.FS, files map[string][]byte) (fs.FS, error) {
-	m := fstest.MapFS{}
+	var paths []string
 	err := fs.WalkDir(base, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
+		if err == nil && !d.IsDir() {
+			paths = append(paths, p)
 		}
-		b, err := fs.ReadFile(base, p)
-		if err != nil {
-			return err
-		}
-		m[p] = &fstest.MapFile{Data: b, Mode: 0o444}
-		return nil
+		return err
 	})
 	if err != nil {
 		return nil, err
+	}
+	// Read on every core: a start reads the whole deck before parsing it.
+	data := make([][]byte, len(paths))
+	errs := make([]error, len(paths))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(paths)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(paths); i = int(next.Add(1) - 1) {
+				data[i], errs[i] = fs.ReadFile(base, paths[i])
+			}
+		})
+	}
+	wg.Wait()
+	m := make(fstest.MapFS, len(paths)+len(files))
+	for i, p := range paths {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		m[p] = &fstest.MapFile{Data: data[i], Mode: 0o444}
 	}
 	for p, b := range files {
 		if b == nil {

@@ -72,8 +72,8 @@ func TestImportComplete(t *testing.T) {
 		`<h3 id="card-when-to-use-it">When to use it</h3>`,
 		"<p>Rolling restarts of long-lived consumers",
 	} {
-		if !strings.Contains(string(c.Explanation.HTML), want) {
-			t.Errorf("explanation lacks %q:\n%s", want, c.Explanation.HTML)
+		if !strings.Contains(string(c.Explanation.HTML()), want) {
+			t.Errorf("explanation lacks %q:\n%s", want, c.Explanation.HTML())
 		}
 	}
 }
@@ -105,9 +105,9 @@ func TestImportFollowUpsWithQuestionMarks(t *testing.T) {
 		{"What does it mean if p99 latency rises?", "Latency alone says little (is it the broker? the consumer?); check"},
 		{"Which setting makes a member static?", "group.instance.id, and does it need to be unique? Yes, within the group."},
 	}
-	if !strings.Contains(string(c.Explanation.HTML), `<h3 id="card-signals">Signals</h3>
+	if !strings.Contains(string(c.Explanation.HTML()), `<h3 id="card-signals">Signals</h3>
 <p>Watch the generation id`) {
-		t.Errorf("one-word heading not split from its sentence:\n%s", c.Explanation.HTML)
+		t.Errorf("one-word heading not split from its sentence:\n%s", c.Explanation.HTML())
 	}
 	if len(c.FollowUps) != len(want) {
 		t.Fatalf("got %d follow-ups: %+v", len(c.FollowUps), c.FollowUps)
