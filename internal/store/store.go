@@ -34,6 +34,7 @@ type DB struct {
 
 	rstmts, wstmts stmtCache // prepared.go
 	sessions       sessionCache
+	reviewq        reviewQueue // reviewbatch.go
 }
 
 func dsn(path string, write bool) string {
@@ -107,6 +108,7 @@ func (db *DB) Migrate(ctx context.Context, log *slog.Logger) error {
 
 // Close closes both pools.
 func (db *DB) Close() error {
+	db.reviewq.close()
 	db.rstmts.close()
 	db.wstmts.close()
 	var err error

@@ -44,7 +44,7 @@ const insertReviewSQL = `INSERT INTO review_log (user_id, card_id, rating, revie
 		state_before, step_before, stability_before, difficulty_before, due_before,
 		last_review_before, reps_before, lapses_before, state_after, stability_after,
 		difficulty_after, elapsed_days, scheduled_days, duration_ms, mode)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 const upsertCardSQL = `INSERT INTO card_states (user_id, card_id, ` + cardCols + `)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -81,7 +81,8 @@ const cardStateSQL = `SELECT ` + cardCols + ` FROM card_states WHERE user_id = ?
 
 // ApplyReview implements study.Store: in one write transaction it reads the card's state (the
 // zero card when never answered), asks next for the state after the answer, and writes that
-// state plus an append-only log row holding the whole previous state (for an exact undo).
+// state plus an append-only log row holding the whole previous state (for an exact undo). The
+// transaction may carry other users' answers too (reviewbatch.go); it returns once committed.
 func (db *DB) ApplyReview(ctx context.Context, userID int64, cardID string, a study.Logged,
 	next func(before srs.Card) (srs.Card, error)) (int64, error) {
 	if !a.Rating.Valid() {
@@ -90,42 +91,12 @@ func (db *DB) ApplyReview(ctx context.Context, userID int64, cardID string, a st
 	if a.Mode != ModeStudy && a.Mode != ModeMock {
 		return 0, fmt.Errorf("record review: unknown mode %q", a.Mode)
 	}
-	stmts, err := db.writeStmts(ctx, cardStateSQL, upsertCardSQL, insertReviewSQL)
-	if err != nil {
-		return 0, err
+	j := &reviewJob{ctx: ctx, userID: userID, cardID: cardID, a: a, next: next, done: make(chan struct{})}
+	db.submitReview(j)
+	if j.err != nil {
+		return 0, j.err
 	}
-	var id int64
-	err = db.tx(ctx, func(tx *sql.Tx) error {
-		before, err := scanCard(tx.StmtContext(ctx, stmts[0]).QueryRowContext(ctx, userID, cardID))
-		if errors.Is(err, sql.ErrNoRows) {
-			before, err = srs.Card{}, nil
-		}
-		if err != nil {
-			return err
-		}
-		after, err := next(before)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.StmtContext(ctx, stmts[1]).ExecContext(ctx, userID, cardID, after.State, after.Step, after.Stability, after.Difficulty,
-			ms(after.Due), ms(after.LastReview), after.Reps, after.Lapses); err != nil {
-			return err
-		}
-		var elapsed float64
-		if !before.LastReview.IsZero() {
-			elapsed = a.At.Sub(before.LastReview).Hours() / 24
-		}
-		scheduled := after.Due.Sub(a.At).Hours() / 24
-		return tx.StmtContext(ctx, stmts[2]).QueryRowContext(ctx,
-			userID, cardID, a.Rating, ms(a.At), before.State, before.Step, before.Stability,
-			before.Difficulty, ms(before.Due), ms(before.LastReview), before.Reps, before.Lapses,
-			after.State, after.Stability, after.Difficulty, elapsed, scheduled, max(a.DurationMS, 0), a.Mode,
-		).Scan(&id)
-	})
-	if err != nil {
-		return 0, err
-	}
-	return id, nil
+	return j.id, nil
 }
 
 // CardState returns a user's stored state for a card; ok is false for a card never answered
