@@ -123,7 +123,13 @@ func (s *sim) assignSticky(ws []int32, prev []int32, out []int32) {
 // Work is proportional to what moves, plus the lists of members that must give something up.
 func (s *sim) stickyLists(owned [][]int32, orphans []int32, sorted bool) (keep, add [][]int32) {
 	n := len(owned)
-	keep, add = make([][]int32, n), make([][]int32, n)
+	// keep and add are scratch reused by the next call: callers keep the inner lists only.
+	if cap(s.keepBuf) < n {
+		s.keepBuf, s.addBuf = make([][]int32, n), make([][]int32, n)
+	}
+	keep, add = s.keepBuf[:n], s.addBuf[:n]
+	clear(keep)
+	clear(add)
 	if n == 0 {
 		return
 	}
@@ -136,7 +142,8 @@ func (s *sim) stickyLists(owned [][]int32, orphans []int32, sorted bool) (keep, 
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return len(owned[order[a]]) > len(owned[order[b]]) })
+	// Longest first, ties in member order: a stable sort's result is unique.
+	slices.SortStableFunc(order, func(a, b int) int { return len(owned[b]) - len(owned[a]) })
 	target := make([]int, n)
 	for r, i := range order {
 		target[i] = q

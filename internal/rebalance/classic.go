@@ -65,6 +65,7 @@ type classic struct {
 	followups int // revocations whose rejoin is still to come
 	buf       []int32
 	prevBuf   []int32
+	slots     []*entry // byName's scratch, by member rank: all nil between calls
 
 	eager      bool     // the group runs the eager protocol (Connect V0, consumers' EAGER)
 	mixed      bool     // this eager round has cooperative members too: they keep what they own
@@ -203,14 +204,15 @@ func (c *classic) findEntry(name string) *entry {
 
 // --- coordinator side ---
 
-// join handles a JoinGroup from m arriving at the coordinator.
-func (c *classic) join(m *member, why string) {
+// join handles a JoinGroup from m arriving at the coordinator; m.name+action says why, and is
+// only built when a trigger needs it (most JoinGroups answer a rebalance already under way).
+func (c *classic) join(m *member, action string) {
 	s := c.s
 	if !m.up {
 		return
 	}
 	if c.state == gCompleting {
-		c.deferred = append(c.deferred, func() { c.join(m, why) })
+		c.deferred = append(c.deferred, func() { c.join(m, action) })
 		return
 	}
 	e := m.entry
@@ -264,12 +266,12 @@ func (c *classic) join(m *member, why string) {
 	m.heldShared = true
 	switch c.state {
 	case gEmpty:
-		c.startRebalance("group forms: " + why)
+		c.startRebalance("group forms: " + m.name + action)
 	case gStable:
-		c.startRebalance(why)
+		c.startRebalance(m.name + action)
 	case gPreparing:
 		if !known {
-			c.addTrigger(why)
+			c.addTrigger(m.name + action)
 		}
 		c.tryComplete()
 	}
@@ -375,7 +377,7 @@ func (c *classic) notified(m *member, inc, round int) {
 	sendJoin := func() {
 		s.after(s.cfg.rpc, func() {
 			if m.inc == inc && m.up {
-				c.join(m, m.name+" rejoins")
+				c.join(m, " rejoins")
 			}
 		})
 	}
@@ -408,7 +410,7 @@ func (c *classic) deadline(round int) {
 				inc := m.inc
 				c.s.at(max(c.s.now, m.pollBusyUntil)+c.s.cfg.rpc, func() {
 					if m.inc == inc && m.up && m.entry == nil {
-						c.join(m, m.name+" rejoins as a new member")
+						c.join(m, " rejoins as a new member")
 					}
 				})
 			}

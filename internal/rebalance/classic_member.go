@@ -7,7 +7,7 @@ func (c *classic) memberStarted(m *member) {
 	inc := m.inc
 	c.s.after(c.s.cfg.rpc, func() {
 		if m.inc == inc && m.up {
-			c.join(m, m.name+" joins")
+			c.join(m, " joins")
 		}
 	})
 }
@@ -75,7 +75,7 @@ func (c *classic) pollReturned(m *member) {
 	inc := m.inc
 	c.s.after(c.s.cfg.rpc, func() {
 		if m.inc == inc && m.up {
-			c.join(m, m.name+" rejoins after its slow poll")
+			c.join(m, " rejoins after its slow poll")
 		}
 	})
 }

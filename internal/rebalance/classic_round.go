@@ -11,16 +11,7 @@ type rankedEntry struct{ r, i int32 }
 func (c *classic) completeJoin(live []*entry) {
 	s := c.s
 	c.growArrays()
-	// Sorted by name through ranks computed once; the same comparisons as sorting ws itself.
-	keyed := make([]rankedEntry, len(live))
-	for i, e := range live {
-		keyed[i] = rankedEntry{s.rank(e.m), int32(i)}
-	}
-	sort.Slice(keyed, func(i, j int) bool { return keyed[i].r < keyed[j].r })
-	ws := make([]*entry, len(live))
-	for i, k := range keyed {
-		ws[i] = live[k.i]
-	}
+	ws := c.byName(live)
 	ids := make([]int32, len(ws))
 	for i, e := range ws {
 		ids[i] = e.id
@@ -42,7 +33,7 @@ func (c *classic) completeJoin(live []*entry) {
 			s.resync(e.m, s.now+s.cfg.rpc)
 		}
 	}
-	newA := make(map[*entry][]int32, len(ws)) // sized: one entry per member, no rehashing
+	var newA map[*entry][]int32 // made by the branch that fills it
 	revoke := map[*entry][]int32{}
 	var parked []int32
 	var adds map[*entry][]int32
@@ -57,6 +48,7 @@ func (c *classic) completeJoin(live []*entry) {
 	case c.eager && s.kind == kindConsumer && c.assignor == asRange && len(s.groups) == 1:
 		// Eager range over one topic: each member's share is a run of the topic's partitions,
 		// so its list is a slice of the topic's own, in the same (index) order as built below.
+		newA = make(map[*entry][]int32, len(ws)) // sized: one entry per member, no rehashing
 		parts := s.liveItems(0)
 		if parts == nil {
 			parts = []int32{}
@@ -106,6 +98,7 @@ func (c *classic) completeJoin(live []*entry) {
 		}
 		c.viewFrom = nil // rebuilt in full below
 		c.compute(ids, prev, out)
+		newA = make(map[*entry][]int32, len(ws))
 		for _, e := range ws {
 			e.next = make([]int32, 0, len(e.assigned)+8)
 		}
@@ -143,6 +136,46 @@ func (c *classic) completeJoin(live []*entry) {
 	cur := c.cur
 	gen := c.gen
 	s.after(2*s.cfg.rpc, func() { c.syncDone(ws, newA, adds, revoke, parked, cur, gen) })
+}
+
+// byName orders the live entries by member name. Ranks are positions in name order, so when no
+// two entries share a member each has a slot of its own and the order is read off the slots;
+// otherwise (a ghost beside its member's new entry) they are sorted by rank as before.
+func (c *classic) byName(live []*entry) []*entry {
+	s := c.s
+	ws := make([]*entry, 0, len(live))
+	if len(c.slots) < len(s.members) {
+		c.slots = make([]*entry, len(s.members))
+	}
+	slots, shared := c.slots[:len(s.members)], false
+	for _, e := range live {
+		r := s.rank(e.m)
+		if slots[r] != nil {
+			shared = true
+			break
+		}
+		slots[r] = e
+	}
+	if !shared {
+		for r, e := range slots {
+			if e != nil {
+				ws = append(ws, e)
+				slots[r] = nil
+			}
+		}
+		return ws
+	}
+	clear(slots)
+	// Sorted by name through ranks computed once; the same comparisons as sorting ws itself.
+	keyed := make([]rankedEntry, len(live))
+	for i, e := range live {
+		keyed[i] = rankedEntry{s.rank(e.m), int32(i)}
+	}
+	sort.Slice(keyed, func(i, j int) bool { return keyed[i].r < keyed[j].r })
+	for _, k := range keyed {
+		ws = append(ws, live[k.i])
+	}
+	return ws
 }
 
 // stickyRound runs sticky / cooperative-sticky over the members' lists, touching only what
@@ -285,7 +318,7 @@ func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, p
 				c.followups--
 				if m.inc == inc {
 					// The member rejoins at once so the withheld items can be handed out.
-					s.after(s.cfg.rpc, func() { c.join(m, m.name+" rejoins after revoking") })
+					s.after(s.cfg.rpc, func() { c.join(m, " rejoins after revoking") })
 				}
 			})
 		}

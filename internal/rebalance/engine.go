@@ -51,6 +51,8 @@ type sim struct {
 	batches   []batch
 	freeB     []int32 // unused batches
 
+	keepBuf, addBuf [][]int32 // stickyLists's scratch
+
 	downtime, maxPause  int64
 	reprocMS            int64 // partition-milliseconds of records consumed but not committed when lost
 	moved, wasted, viol int
