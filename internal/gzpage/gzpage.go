@@ -13,8 +13,8 @@ package gzpage
 
 import (
 	"bytes"
-	"compress/flate"
 	"encoding/binary"
+	"github.com/klauspost/compress/flate"
 	"hash/crc32"
 	"io"
 	"sync"

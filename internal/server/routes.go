@@ -33,7 +33,8 @@ func (s *Server) router() chi.Router {
 	r := chi.NewRouter()
 	r.Use(s.recoverer, s.logRequests, s.instrument, securityHeaders, limitBody(maxBody))
 	r.Use(middleware.GetHead) // HEAD answers as GET without the body (monitors, curl -I)
-	r.Use(middleware.Compress(5, "text/html", "text/css", "text/javascript", "application/json", "image/svg+xml"))
+	// compress.go: gzip for what is not already compressed
+	r.Use(compress(5, "text/html", "text/css", "text/javascript", "application/json", "image/svg+xml"))
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed)
 

@@ -113,7 +113,10 @@ func (s *Server) page(r *http.Request, title string, scripts ...string) views.Pa
 	}
 	if u := userFrom(r.Context()); u != nil {
 		p.User = &views.UserInfo{Name: u.Username, Admin: u.IsAdmin()}
-		p.Theme = s.userTheme(r, u.ID) // theme.go
+		p.Theme = u.Theme  // from the session look-up
+		if p.Theme == "" { // a user not from a session
+			p.Theme = s.userTheme(r, u.ID) // theme.go
+		}
 	}
 	return p
 }

@@ -145,18 +145,27 @@ func (db *DB) Revisions(ctx context.Context, cardID string) ([]Revision, error) 
 // Setting names.
 const SettingMembersEdit = "members_edit_cards" // "1": members may write and edit cards
 
-// Setting returns an instance setting's value ("" when unset).
+// Setting returns an instance setting's value ("" when unset), reused for a second
+// (settingcache.go).
 func (db *DB) Setting(ctx context.Context, key string) (string, error) {
-	var v string
+	now := time.Now()
+	v, ok, gen := db.settings.get(key, now)
+	if ok {
+		return v, nil
+	}
 	err := db.queryRow(ctx, "SELECT value FROM instance_settings WHERE key = ?", key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
+		v, err = "", nil
+	}
+	if err == nil {
+		db.settings.put(key, v, now, gen)
 	}
 	return v, err
 }
 
 // SetSetting stores an instance setting.
 func (db *DB) SetSetting(ctx context.Context, key, value string) error {
+	defer db.settings.clear()
 	return db.exec(ctx, `INSERT INTO instance_settings (key, value) VALUES (?, ?)
 		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
 }

@@ -58,10 +58,11 @@ func (c *sessionCache) clear() {
 	c.m = nil
 }
 
-// withExpiry scans a user row followed by the session's expiry.
+// withExpiry scans a user row followed by the session's expiry and the user's theme.
 type withExpiry struct {
-	row *sql.Row
-	exp *int64
+	row   *sql.Row
+	exp   *int64
+	theme *string
 }
 
-func (w withExpiry) Scan(dest ...any) error { return w.row.Scan(append(dest, w.exp)...) }
+func (w withExpiry) Scan(dest ...any) error { return w.row.Scan(append(dest, w.exp, w.theme)...) }

@@ -20,16 +20,18 @@ func (db *DB) SessionUser(ctx context.Context, digest []byte, now time.Time) (*U
 		return u, nil
 	}
 	var expires int64
-	u, err := scanUser(withExpiry{db.queryRow(ctx, sessionUserSQL, digest, ms(now)), &expires})
+	var theme string
+	u, err := scanUser(withExpiry{db.queryRow(ctx, sessionUserSQL, digest, ms(now)), &expires, &theme})
 	if err != nil {
 		return nil, err
 	}
+	u.Theme = theme
 	db.sessions.put(digest, u, now, fromMS(expires), gen)
 	return u, nil
 }
 
-var sessionUserSQL = `SELECT ` + prefixed("u.", userCols) + `, s.expires_at
-	FROM sessions s JOIN users u ON u.id = s.user_id
+var sessionUserSQL = `SELECT ` + prefixed("u.", userCols) + `, s.expires_at, coalesce(t.theme, '` + ThemeSystem + `')
+	FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN user_theme t ON t.user_id = u.id
 	WHERE s.token_hash = ? AND s.expires_at > ? AND u.disabled = 0`
 
 // DeleteSession ends one session (logout).

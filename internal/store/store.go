@@ -34,7 +34,8 @@ type DB struct {
 
 	rstmts, wstmts stmtCache // prepared.go
 	sessions       sessionCache
-	reviewq        reviewQueue // reviewbatch.go
+	reviewq        reviewQueue  // reviewbatch.go
+	settings       settingCache // settingcache.go
 }
 
 func dsn(path string, write bool) string {

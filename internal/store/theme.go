@@ -28,11 +28,13 @@ func (db *DB) Theme(ctx context.Context, userID int64) (string, error) {
 	return t, err
 }
 
-// SetTheme saves the user's theme; ThemeSystem removes the choice.
+// SetTheme saves the user's theme; ThemeSystem removes the choice. Session look-ups carry the
+// theme, so it clears them.
 func (db *DB) SetTheme(ctx context.Context, userID int64, theme string) error {
 	if !ValidTheme(theme) {
 		return fmt.Errorf("theme %q: want system, light or dark", theme)
 	}
+	defer db.sessions.clear()
 	if theme == ThemeSystem {
 		_, err := db.w.ExecContext(ctx, "DELETE FROM user_theme WHERE user_id = ?", userID)
 		return err

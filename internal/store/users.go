@@ -24,6 +24,9 @@ type User struct {
 	Disabled     bool
 	CreatedAt    time.Time
 	Settings     Settings
+	// Theme is the colour theme chosen (ThemeSystem when none). Only SessionUser fills it: every
+	// signed-in page shows it, and the session look-up is reused for a second.
+	Theme string
 }
 
 // IsAdmin reports whether the user may administer the instance.
