@@ -52,6 +52,7 @@ type sim struct {
 	freeB     []int32 // unused batches
 
 	keepBuf, addBuf [][]int32 // stickyLists's scratch
+	claimed         []uint64  // orphans's scratch: a bit per item
 
 	downtime, maxPause  int64
 	reprocMS            int64 // partition-milliseconds of records consumed but not committed when lost
@@ -190,4 +191,5 @@ func deref(p *int64) int64 {
 // at schedules fn at virtual time t (never in the past).
 func (s *sim) at(t int64, fn func()) { s.q.push(max(t, s.now), fn) }
 
-func (s *sim) after(d int64, fn func()) { s.at(s.now+d, fn) }
+// after schedules fn d from now, through the queue's lane for d.
+func (s *sim) after(d int64, fn func()) { s.q.pushAfter(d, max(s.now+d, s.now), fn) }

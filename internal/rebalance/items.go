@@ -545,16 +545,22 @@ func (s *sim) orphans(owned [][]int32, sum int) []int32 {
 		return nil
 	}
 	out := make([]int32, 0, max(s.liveCount-sum, 0)) // the orphans' number when lists are disjoint
-	s.stamp++
-	st := s.stamp
+	// A bit per item marks the owned ones: small enough to stay in cache while the lists,
+	// scattered over the items, are marked.
+	words := (len(s.items) + 63) / 64
+	if cap(s.claimed) < words {
+		s.claimed = make([]uint64, words)
+	}
+	claimed := s.claimed[:words]
+	clear(claimed)
 	for _, o := range owned {
 		for _, it := range o {
-			s.stamps[it] = st
+			claimed[it>>6] |= 1 << (it & 63)
 		}
 	}
 	for g := range s.groups {
 		for _, it := range s.liveItems(g) {
-			if s.stamps[it] != st {
+			if claimed[it>>6]&(1<<(it&63)) == 0 {
 				out = append(out, it)
 			}
 		}

@@ -19,29 +19,85 @@ func (e event) before(o event) bool {
 // h is a 4-ary min-heap typed to event rather than container/heap: the interface calls
 // (Less, Swap through heap.Interface) were 10-20 % of big runs, and four children per node
 // halve the depth, so a sift touches fewer cache lines of a large agenda.
+//
+// Most events are scheduled a fixed delay from now (rpc_ms, revoke_ms, ...). Those pushed
+// with one delay come in (time, sequence) order, since now never goes back, so each delay has
+// a lane, a plain FIFO, and only events at arbitrary times go through the heap. The earliest
+// event is the least of the heap's top and the lanes' heads, by the same unique keys.
 type queue struct {
-	h    []event
-	fns  []func()
-	free []int32
-	seq  uint64
+	h     []event
+	lanes []lane
+	fns   []func()
+	free  []int32
+	seq   uint64
+	n     int // events pending, in the heap and the lanes
+}
+
+// lane holds the events pushed with delay d, in order, from ev[head] on.
+type lane struct {
+	d    int64
+	ev   []event
+	head int
 }
 
 const arity = 4
 
-func (q *queue) len() int { return len(q.h) }
+func (q *queue) len() int { return q.n }
 
-func (q *queue) push(at int64, fn func()) {
+// slot stores fn and returns its index.
+func (q *queue) slot(fn func()) int32 {
 	q.seq++
-	var slot int32
+	q.n++
 	if n := len(q.free); n > 0 {
-		slot, q.free = q.free[n-1], q.free[:n-1]
-		q.fns[slot] = fn
-	} else {
-		slot = int32(len(q.fns))
-		q.fns = append(q.fns, fn)
+		s := q.free[n-1]
+		q.free = q.free[:n-1]
+		q.fns[s] = fn
+		return s
 	}
+	q.fns = append(q.fns, fn)
+	return int32(len(q.fns) - 1)
+}
+
+// push schedules fn at time at.
+func (q *queue) push(at int64, fn func()) {
+	slot := q.slot(fn)
 	q.h = append(q.h, event{})
 	q.up(len(q.h)-1, event{at: at, seq: q.seq, fn: slot})
+}
+
+// pushAfter schedules fn at time at, which is d after the current time: at never decreases
+// from one call with this d to the next.
+func (q *queue) pushAfter(d, at int64, fn func()) {
+	slot := q.slot(fn)
+	i := 0
+	for i < len(q.lanes) && q.lanes[i].d != d {
+		i++
+	}
+	if i == len(q.lanes) {
+		q.lanes = append(q.lanes, lane{d: d})
+	}
+	l := &q.lanes[i]
+	if l.head == len(l.ev) {
+		l.ev, l.head = l.ev[:0], 0
+	} else if l.head >= 1024 && 2*l.head >= len(l.ev) {
+		l.ev = l.ev[:copy(l.ev, l.ev[l.head:])]
+		l.head = 0
+	}
+	l.ev = append(l.ev, event{at: at, seq: q.seq, fn: slot})
+}
+
+// top is the earliest event: from lane i, or from the heap when i is -1.
+func (q *queue) top() (int, event) {
+	i, e := -2, event{}
+	if len(q.h) > 0 {
+		i, e = -1, q.h[0]
+	}
+	for k := range q.lanes {
+		if l := &q.lanes[k]; l.head < len(l.ev) && (i == -2 || l.ev[l.head].before(e)) {
+			i, e = k, l.ev[l.head]
+		}
+	}
+	return i, e
 }
 
 // up places e at hole i or above it, moving parents down until e's place is found.
@@ -83,17 +139,25 @@ func (q *queue) down(i int, e event) {
 }
 
 // peek is the time of the earliest event; the caller checks the queue is not empty.
-func (q *queue) peek() int64 { return q.h[0].at }
+func (q *queue) peek() int64 {
+	_, e := q.top()
+	return e.at
+}
 
 // pop removes the earliest event and returns its time and closure.
 func (q *queue) pop() (int64, func()) {
-	e := q.h[0]
-	n := len(q.h) - 1
-	last := q.h[n]
-	q.h = q.h[:n]
-	if n > 0 {
-		q.down(0, last)
+	i, e := q.top()
+	if i >= 0 {
+		q.lanes[i].head++
+	} else {
+		n := len(q.h) - 1
+		last := q.h[n]
+		q.h = q.h[:n]
+		if n > 0 {
+			q.down(0, last)
+		}
 	}
+	q.n--
 	fn := q.fns[e.fn]
 	q.fns[e.fn] = nil
 	q.free = append(q.free, e.fn)

@@ -49,3 +49,54 @@ func TestQueuePopsInTimeThenScheduleOrder(t *testing.T) {
 }
 
 var popped int
+
+// TestQueueLanesKeepTimeThenScheduleOrder mixes events at arbitrary times (the heap) with
+// events a fixed delay from the current time (the lanes, one per delay), the current time
+// being the last popped event's, as in a run, and checks every pop against the sorted model.
+func TestQueueLanesKeepTimeThenScheduleOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var q queue
+	type want struct {
+		at int64
+		id int
+	}
+	var model []want
+	now, id := int64(0), 0
+	for step := 0; step < 50000; step++ {
+		if len(model) > 0 && r.IntN(2) == 0 {
+			at, fn := q.pop()
+			fn()
+			w := model[0]
+			model = model[1:]
+			if at != w.at || popped != w.id {
+				t.Fatalf("step %d: pop = (%d, #%d), want (%d, #%d)", step, at, popped, w.at, w.id)
+			}
+			now = at
+			continue
+		}
+		n := id
+		var at int64
+		if r.IntN(3) == 0 {
+			at = now + int64(r.IntN(40))
+			q.push(at, func() { popped = n })
+		} else {
+			d := []int64{0, 5, 5, 20, -3}[r.IntN(5)] // few delays, some zero or negative
+			at = max(now+d, now)
+			q.pushAfter(d, at, func() { popped = n })
+		}
+		i, _ := slices.BinarySearchFunc(model, at+1, func(w want, t int64) int { return int(w.at - t) })
+		model = slices.Insert(model, i, want{at, n})
+		id++
+		if q.len() != len(model) {
+			t.Fatalf("step %d: len = %d, want %d", step, q.len(), len(model))
+		}
+	}
+	for len(model) > 0 {
+		at, fn := q.pop()
+		fn()
+		if w := model[0]; at != w.at || popped != w.id {
+			t.Fatalf("drain: pop = (%d, #%d), want (%d, #%d)", at, popped, w.at, w.id)
+		}
+		model = model[1:]
+	}
+}
