@@ -1,12 +1,12 @@
 package deck
 
 import (
+	_ "embed"
 	"strings"
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
@@ -17,13 +17,27 @@ import (
 // gets highlightStyleDark for the same classes.
 const highlightStyle, highlightStyleDark = "github", "github-dark"
 
+// highlightCSS styles those classes: chroma's two styles, scoped for the light and dark themes.
+// It is generated (go generate; highlight_css_test.go checks it is current) rather than built
+// at start, because chroma's styles package parses every style it has when the program starts,
+// a tenth of a cold start.
+//
+//go:generate go test -run TestHighlightCSSIsCurrent -update-css
+//go:embed highlight.css
+var highlightCSS string
+
+// HighlightCSS returns the stylesheet for the CSS classes used by highlighted code blocks: the
+// light style, and the dark one for a dark theme (chosen on the page, or the browser's when the
+// page leaves it open, as app.css does).
+func HighlightCSS() string { return highlightCSS }
+
 // codeFormatter is shared by every code block. goldmark-highlighting built a new formatter per
 // block, and each new one recomputed the style's CSS classes (a seventh of all load time);
-// chroma's formatter caches them and is safe for concurrent use.
+// chroma's formatter caches them and is safe for concurrent use. It writes class names only, so
+// the style it is handed changes nothing: classStyle is an empty one.
 var (
 	codeFormatter = chromahtml.New(chromahtml.WithClasses(true))
-	codeStyle     = styles.Get(highlightStyle)
-	codeStyleDark = styles.Get(highlightStyleDark)
+	classStyle    = chroma.MustNewStyle("classes", chroma.StyleEntries{})
 )
 
 // highlightCode renders fenced code blocks: highlighted with CSS classes when chroma knows the
@@ -49,7 +63,7 @@ func renderFencedCode(w util.BufWriter, src []byte, node ast.Node, entering bool
 		if lexer := lexers.Get(string(lang)); lexer != nil {
 			it, err := chroma.Coalesce(lexer).Tokenise(nil, code.String())
 			// The formatter escapes every token; on an error fall through to plain text.
-			if err == nil && codeFormatter.Format(w, codeStyle, it) == nil {
+			if err == nil && codeFormatter.Format(w, classStyle, it) == nil {
 				return ast.WalkContinue, nil
 			}
 		}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/alecthomas/chroma/v2"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -81,60 +80,6 @@ func renderHTMLBlock(w util.BufWriter, src []byte, n ast.Node, entering bool) (a
 	return ast.WalkContinue, nil
 }
 
-var (
-	cssOnce sync.Once
-	css     string
-)
-
-// HighlightCSS returns the stylesheet for the CSS classes used by highlighted code blocks: the
-// light style, and the dark one for a dark theme (chosen on the page, or the browser's when the
-// page leaves it open, as app.css does).
-func HighlightCSS() string {
-	cssOnce.Do(func() {
-		var light, dark bytes.Buffer
-		if codeFormatter.WriteCSS(&light, codeStyle) != nil || codeFormatter.WriteCSS(&dark, codeStyleDark) != nil {
-			return
-		}
-		var b strings.Builder
-		b.WriteString(light.String())
-		// The light style sets no text colour, which would inherit the dark theme's light text.
-		text := "#1f2328" // GitHub's own text colour, which its chroma style leaves unset
-		if c := codeStyle.Get(chroma.Text).Colour; c.IsSet() {
-			text = c.String()
-		}
-		fmt.Fprintf(&b, ".chroma { color: %s; }\n", text)
-		b.WriteString(scopeCSS(dark.String(), ":root[data-theme=dark] "))
-		b.WriteString("@media (prefers-color-scheme: dark) {\n")
-		b.WriteString(scopeCSS(dark.String(), ":root:not([data-theme=light]) "))
-		b.WriteString("}\n")
-		css = b.String()
-	})
-	return css
-}
-
-// scopeCSS puts prefix before every selector of chroma's stylesheet, one rule per line. A token
-// class the dark style leaves out must not keep the light style's colour: every token first
-// inherits the block's text colour.
-func scopeCSS(sheet, prefix string) string {
-	var b strings.Builder
-	b.WriteString(prefix + ".chroma span { color: inherit; }\n")
-	for line := range strings.Lines(sheet) {
-		if _, rule, ok := strings.Cut(line, "*/ "); ok {
-			line = rule
-		}
-		sel, body, ok := strings.Cut(line, "{")
-		if !ok {
-			continue
-		}
-		parts := strings.Split(strings.TrimSpace(sel), ",")
-		for i, p := range parts {
-			parts[i] = prefix + strings.TrimSpace(p)
-		}
-		b.WriteString(strings.Join(parts, ", ") + " {" + body)
-	}
-	return b.String()
-}
-
 // prefixedIDs generates unique heading ids, each starting with HeadingIDPrefix.
 type prefixedIDs struct{ used map[string]bool }
 
@@ -202,29 +147,32 @@ func blockHTML(src []byte, nodes []ast.Node) (h template.HTML, err error) {
 // blockText is the plain text of the nodes, one line per block, each line trimmed and blank
 // lines dropped (compact for search).
 func blockText(src []byte, nodes []ast.Node) string {
-	var t strings.Builder
+	t := textBufs.Get().(*bytes.Buffer)
+	defer func() { t.Reset(); textBufs.Put(t) }()
 	for _, n := range nodes {
 		if t.Len() > 0 {
 			t.WriteByte('\n')
 		}
-		plainText(&t, src, n)
+		plainText(t, src, n)
 	}
-	raw := t.String()
 	var b strings.Builder
-	b.Grow(len(raw))
-	for l := range strings.SplitSeq(raw, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
+	b.Grow(t.Len())
+	for l := range bytes.SplitSeq(t.Bytes(), []byte("\n")) {
+		if l = bytes.TrimSpace(l); len(l) > 0 {
 			if b.Len() > 0 {
 				b.WriteByte('\n')
 			}
-			b.WriteString(l)
+			b.Write(l)
 		}
 	}
 	return b.String()
 }
 
+// textBufs hold blockText's raw text, which only lives until it is trimmed.
+var textBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
 // plainText writes the readable text of n: words without markup, one line per block.
-func plainText(b *strings.Builder, src []byte, n ast.Node) {
+func plainText(b *bytes.Buffer, src []byte, n ast.Node) {
 	switch v := n.(type) {
 	case *ast.Text:
 		b.Write(v.Segment.Value(src))
@@ -263,7 +211,7 @@ func plainText(b *strings.Builder, src []byte, n ast.Node) {
 
 // inlineText is the plain text of a heading or other inline container, on one line.
 func inlineText(src []byte, n ast.Node) string {
-	var b strings.Builder
+	var b bytes.Buffer
 	plainText(&b, src, n)
 	return strings.Join(strings.Fields(b.String()), " ")
 }
