@@ -77,4 +77,3 @@ func scopeCSS(sheet, prefix string) string {
 	}
 	return b.String()
 }
-
