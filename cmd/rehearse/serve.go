@@ -67,9 +67,10 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	if err != nil {
 		return err
 	}
-	// Loading allocates ~40x what the deck keeps (parse trees, highlighting, simulation runs):
-	// hand that back now rather than carry it as resident memory until the scavenger gets to it.
-	debug.FreeOSMemory()
+	// Loading allocates several times what the deck keeps (parse trees, simulation runs): hand
+	// that back rather than carry it as resident memory until the scavenger gets to it, beside
+	// the first requests rather than before listening (a forced collection is ~8 ms of a start).
+	go debug.FreeOSMemory()
 	setMemoryLimit(getenv)
 	topics, err := deckTopics(cfg.Content)
 	if err != nil {
