@@ -74,37 +74,34 @@ func cooperativeList(list []assignor) bool {
 }
 
 // supportedByAll is the set of assignors every entry lists, skipping except.
-func supportedByAll(es []*entry, except *entry) map[assignor]bool {
-	var common map[assignor]bool
+// It is a bit per assignor (assignors are small numbers), with any false when no entry counted.
+func supportedByAll(es []*entry, except *entry) (common uint64, any bool) {
 	for _, e := range es {
 		if e == except || e.removed {
 			continue
 		}
-		if common == nil {
-			common = map[assignor]bool{}
-			for _, a := range e.assignors {
-				common[a] = true
-			}
-			continue
+		var mask uint64
+		for _, a := range e.assignors {
+			mask |= 1 << a
 		}
-		for a := range common {
-			if !slices.Contains(e.assignors, a) {
-				delete(common, a)
-			}
+		if !any {
+			common, any = mask, true
+		} else {
+			common &= mask
 		}
 	}
-	return common
+	return common, any
 }
 
 // consistent reports whether a member joining with list shares an assignor with every other
 // member of the group (an empty group accepts any list).
 func consistent(es []*entry, self *entry, list []assignor) bool {
-	common := supportedByAll(es, self)
-	if common == nil {
+	common, any := supportedByAll(es, self)
+	if !any {
 		return true
 	}
 	for _, a := range list {
-		if common[a] {
+		if common&(1<<a) != 0 {
 			return true
 		}
 	}
@@ -118,11 +115,11 @@ func vote(ws []*entry) assignor {
 		// the maps on big groups).
 		return ws[0].assignors[0]
 	}
-	common := supportedByAll(ws, nil)
+	common, _ := supportedByAll(ws, nil)
 	votes := map[assignor]int{}
 	for _, e := range ws {
 		for _, a := range e.assignors {
-			if common[a] {
+			if common&(1<<a) != 0 {
 				votes[a]++
 				break
 			}
