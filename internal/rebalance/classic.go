@@ -66,6 +66,8 @@ type classic struct {
 	buf       []int32
 	prevBuf   []int32
 	slots     []*entry // byName's scratch, by member rank: all nil between calls
+	// spareRevoked is the last finished round's revoked pairs, emptied, for the next round.
+	spareRevoked []memberItems
 
 	eager      bool     // the group runs the eager protocol (Connect V0, consumers' EAGER)
 	mixed      bool     // this eager round has cooperative members too: they keep what they own
@@ -326,7 +328,8 @@ func (c *classic) startRebalance(why string) {
 	c.state = gPreparing
 	c.round++
 	round := c.round
-	c.cur = &pending{triggers: []string{why}, start: s.now}
+	c.cur = &pending{triggers: []string{why}, start: s.now, revoked: c.spareRevoked}
+	c.spareRevoked = nil
 	for _, e := range c.live() {
 		if e.joined || !e.alive || e.m.entry != e {
 			continue

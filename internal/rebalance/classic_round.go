@@ -276,6 +276,9 @@ func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, p
 			unrecorded += len(r.its)
 		}
 	}
+	// Nothing reads the pairs after this (the map holds the lists): the next round reuses them.
+	clear(cur.revoked)
+	c.spareRevoked, cur.revoked = cur.revoked[:0], nil
 	for _, e := range ws {
 		m := e.m
 		if e.joined && !e.removed {

@@ -2,6 +2,7 @@ package rebalance
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
@@ -461,7 +462,7 @@ func (s *sim) revokeItems(m *member, its []int32, byRebalance bool, done func())
 		if m.inc != inc {
 			return
 		}
-		released := false
+		released, rest := false, stopping // stopping itself is never reassigned: captured by value
 		if b >= 0 && s.batchIs(b, gen, int32(len(stopping)), stRevoking, t0, m.idx) && s.kind == kindConsumer {
 			B := &s.batches[b]
 			// The whole batch is released (consumers never delete partitions).
@@ -469,9 +470,9 @@ func (s *sim) revokeItems(m *member, its []int32, byRebalance bool, done func())
 			B.state, B.owner, B.label, B.since = stUnowned, -1, -1, s.now
 			s.batchMoved(stopping)
 			released = true
-			stopping = nil
+			rest = nil
 		}
-		for _, it := range stopping {
+		for _, it := range rest {
 			s.detach(it)
 			x := &s.items[it]
 			if x.owner == m.idx && x.state == stRevoking && x.since == t0 {
@@ -557,6 +558,20 @@ func (s *sim) orphans(owned [][]int32, sum int) []int32 {
 		for _, it := range o {
 			claimed[it>>6] |= 1 << (it & 63)
 		}
+	}
+	if len(s.groups) == 1 && !s.groups[0].dirty {
+		// One group holding every item, each live: its list is 0, 1, 2, ... so the unmarked
+		// bits, read a word at a time, are the orphans in the same order.
+		for w, word := range claimed {
+			free := ^word
+			if n := len(s.items) - 64*w; n < 64 {
+				free &= 1<<n - 1
+			}
+			for ; free != 0; free &= free - 1 {
+				out = append(out, int32(64*w+bits.TrailingZeros64(free)))
+			}
+		}
+		return out
 	}
 	for g := range s.groups {
 		for _, it := range s.liveItems(g) {
