@@ -24,7 +24,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	var states map[string]srs.Card
 	if u != nil {
 		var err error
-		if states, err = s.db.CardStates(r.Context(), u.ID); err != nil {
+		if states, err = s.db.CardStates(readCtx(r), u.ID); err != nil {
 			s.fail(w, r, err)
 			return
 		}
@@ -102,7 +102,7 @@ func (s *Server) topic(w http.ResponseWriter, r *http.Request) {
 	}
 	v := views.TopicPage{Name: t.Name, Slug: t.Slug, Cards: t.Cards}
 	if u := userFrom(r.Context()); u != nil {
-		states, err := s.db.CardStates(r.Context(), u.ID)
+		states, err := s.db.CardStates(readCtx(r), u.ID)
 		if err != nil {
 			s.fail(w, r, err)
 			return
@@ -164,7 +164,7 @@ func (s *Server) card(w http.ResponseWriter, r *http.Request) {
 		p.CSS = append(p.CSS, s.assets.URL("sim.css"))
 	}
 	if !anonymous {
-		canEdit, err := s.canEdit(r.Context(), userFrom(r.Context()))
+		canEdit, err := s.canEdit(readCtx(r), userFrom(r.Context()))
 		if err != nil {
 			s.fail(w, r, err)
 			return

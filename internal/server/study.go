@@ -120,7 +120,7 @@ func studyURL(f views.StudyFilter, extra url.Values) string {
 func (s *Server) queueFor(r *http.Request, u *store.User, cards []*deck.Card, states map[string]srs.Card, now time.Time) (study.Queue, error) {
 	loc := userLocation(u)
 	today := study.DayStart(study.Day(now, loc), loc)
-	newToday, err := s.db.NewIntroducedSince(r.Context(), u.ID, today)
+	newToday, err := s.db.NewIntroducedSince(readCtx(r), u.ID, today)
 	if err != nil {
 		return study.Queue{}, err
 	}
@@ -142,7 +142,7 @@ func (s *Server) study(w http.ResponseWriter, r *http.Request) {
 // when it names one. The answer and undo handlers call it too, for study.js.
 func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck.Card, filter views.StudyFilter,
 	pin string, revealed bool, shownAt string) {
-	ctx, u, now := r.Context(), userFrom(r.Context()), s.now()
+	ctx, u, now := readCtx(r), userFrom(r.Context()), s.now()
 	states, err := s.db.CardStates(ctx, u.ID)
 	if err != nil {
 		s.fail(w, r, err)
@@ -334,7 +334,7 @@ func (s *Server) cardProgress(r *http.Request, c *deck.Card) (views.Slot, error)
 	if u == nil {
 		return nil, nil
 	}
-	ctx, now, loc := r.Context(), s.now(), userLocation(u)
+	ctx, now, loc := readCtx(r), s.now(), userLocation(u)
 	st, ok, err := s.db.CardState(ctx, u.ID, c.ID)
 	if err != nil {
 		return nil, err
