@@ -2,11 +2,14 @@ package e2e
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -236,15 +239,14 @@ func totals(rs []*rater) (acks, retried, lost int) {
 
 // TestCrashSafetySIGKILL kills the server at random moments under load, at least 10 times.
 func TestCrashSafetySIGKILL(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("crash test in -short mode")
 	}
 	const kills = 12
-	dir := t.TempDir()
-	rs := newRatersOn(t, dir)
+	dir, rs := newRaters(t)
 	app := StartApp(t, dir)
 	cr := newCrashRun(t, app.URL)
-	loginAll(t, rs, app.URL)
 	stop := startRaters(cr, rs)
 	deadline := time.Now().Add(90 * time.Second)
 	seed := uint64(time.Now().UnixNano())
@@ -256,13 +258,13 @@ func TestCrashSafetySIGKILL(t *testing.T) {
 			break
 		}
 		before := cr.acked.Load()
-		time.Sleep(time.Duration(100+rng.IntN(600)) * time.Millisecond)
+		cr.underLoad(t, before, 25, 250*time.Millisecond, rng)
 		app.Kill(t)
 		t.Logf("kill %d: %d ratings acknowledged since the last start", i+1, cr.acked.Load()-before)
 		app = StartApp(t, dir)
 		cr.setBase(app.URL)
 	}
-	time.Sleep(300 * time.Millisecond)
+	cr.underLoad(t, cr.acked.Load(), 25, 100*time.Millisecond, rng) // the last start serves too
 	stop()
 	if code := app.Terminate(t); code != 0 {
 		t.Errorf("final stop: exit code %d", code)
@@ -278,17 +280,19 @@ func TestCrashSafetySIGKILL(t *testing.T) {
 // TestCrashSafetySIGTERM stops the server gracefully under load: it drains and exits 0, and
 // every rating acknowledged before or during the drain is stored.
 func TestCrashSafetySIGTERM(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("crash test in -short mode")
 	}
-	dir := t.TempDir()
-	rs := newRatersOn(t, dir)
+	dir, rs := newRaters(t)
 	app := StartApp(t, dir)
 	cr := newCrashRun(t, app.URL)
-	loginAll(t, rs, app.URL)
 	stop := startRaters(cr, rs)
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("stop timing seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 1))
 	for range 3 { // three graceful stops under load, each followed by a restart
-		time.Sleep(700 * time.Millisecond)
+		cr.underLoad(t, cr.acked.Load(), 50, 250*time.Millisecond, rng)
 		before := cr.acked.Load()
 		if code := app.Terminate(t); code != 0 {
 			t.Errorf("SIGTERM under load: exit code %d, want 0", code)
@@ -297,7 +301,7 @@ func TestCrashSafetySIGTERM(t *testing.T) {
 		app = StartApp(t, dir)
 		cr.setBase(app.URL)
 	}
-	time.Sleep(300 * time.Millisecond)
+	cr.underLoad(t, cr.acked.Load(), 25, 100*time.Millisecond, rng) // the last start serves too
 	stop()
 	if code := app.Terminate(t); code != 0 {
 		t.Errorf("final stop: exit code %d", code)
@@ -310,33 +314,102 @@ func TestCrashSafetySIGTERM(t *testing.T) {
 	verifyStore(t, dir, rs)
 }
 
-// newRatersOn creates the users in dataDir before the app first starts.
-func newRatersOn(t *testing.T, dir string) []*rater {
-	t.Helper()
-	var rs []*rater
-	for i := range crashUsers {
-		name := fmt.Sprintf("rater%d", i)
-		AddUser(t, dir, name, crashPassword, i == 0) // the first is the admin, so no /setup
-		jar, _ := cookiejar.New(nil)
-		c := &http.Client{Jar: jar, Timeout: 10 * time.Second,
-			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-		rs = append(rs, &rater{name: name, client: c, rng: rand.New(rand.NewPCG(uint64(i), 9)),
-			reps: map[string]int{}, pending: map[string]bool{}})
-	}
-	return rs
+// raterSeed is a data directory holding the crashUsers raters, each signed in once. It is made
+// once for the package: each test that needs raters copies its database rather than hashing
+// sixteen passwords (eight accounts, eight logins) of its own. Sessions live in the database,
+// so a copy carries them; cookies name no port, so they hold on every test's server.
+var raterSeed struct {
+	once    sync.Once
+	db      []byte
+	cookies [][]*http.Cookie
+	err     error
 }
 
-// loginAll signs every rater in; sessions live in the database, so they survive restarts.
-func loginAll(t *testing.T, rs []*rater, base string) {
+var loopback = &url.URL{Scheme: "http", Host: "127.0.0.1", Path: "/"}
+
+func raterName(i int) string { return fmt.Sprintf("rater%d", i) }
+
+func seedRaters(t *testing.T) {
 	t.Helper()
-	for _, r := range rs {
-		resp, err := r.client.PostForm(base+"/login", url.Values{"username": {r.name}, "password": {crashPassword}})
+	raterSeed.once.Do(func() {
+		raterSeed.err = errors.New("making the raters' data directory failed: see the first test that asked")
+		dir := t.TempDir()
+		// The first is the admin, so no /setup; it also creates the schema the others join.
+		if err := addUser(dir, raterName(0), crashPassword, true); err != nil {
+			t.Fatal(err)
+		}
+		errs := make([]error, crashUsers)
+		var wg sync.WaitGroup
+		for i := 1; i < crashUsers; i++ {
+			wg.Go(func() { errs[i] = addUser(dir, raterName(i), crashPassword, false) })
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			t.Fatal(err)
+		}
+		app := StartApp(t, dir)
+		cookies := make([][]*http.Cookie, crashUsers)
+		// Two at a time, as many as the server hashes at once, so none is turned away busy.
+		err := inWorkers(crashUsers, 2, func(i int) error {
+			jar, _ := cookiejar.New(nil)
+			c := &http.Client{Jar: jar, Timeout: 30 * time.Second,
+				CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+			resp, err := c.PostForm(app.URL+"/login", url.Values{"username": {raterName(i)}, "password": {crashPassword}})
+			if err != nil {
+				return err
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusSeeOther {
+				return fmt.Errorf("login as %s: %d", raterName(i), resp.StatusCode)
+			}
+			cookies[i] = jar.Cookies(loopback)
+			return nil
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusSeeOther {
-			t.Fatalf("login as %s: %d", r.name, resp.StatusCode)
+		if code := app.Terminate(t); code != 0 {
+			t.Fatalf("stopping the seed server: exit %d", code)
+		}
+		db, err := os.ReadFile(filepath.Join(dir, "rehearse.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		raterSeed.db, raterSeed.cookies, raterSeed.err = db, cookies, nil
+	})
+	if raterSeed.err != nil {
+		t.Fatal(raterSeed.err)
+	}
+}
+
+// newRaters returns a fresh data directory holding the raters, and a signed-in client for each.
+func newRaters(t *testing.T) (string, []*rater) {
+	t.Helper()
+	seedRaters(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "rehearse.db"), raterSeed.db, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var rs []*rater
+	for i := range crashUsers {
+		jar, _ := cookiejar.New(nil)
+		jar.SetCookies(loopback, raterSeed.cookies[i])
+		c := &http.Client{Jar: jar, Timeout: 10 * time.Second,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		rs = append(rs, &rater{name: raterName(i), client: c, rng: rand.New(rand.NewPCG(uint64(i), 9)),
+			reps: map[string]int{}, pending: map[string]bool{}})
+	}
+	return dir, rs
+}
+
+// underLoad returns once n more ratings were acknowledged than from (ratings flow again
+// after a start), and then a random part of jitter later: some moment in the thick of the load.
+func (r *crashRun) underLoad(t *testing.T, from, n int64, jitter time.Duration, rng *rand.Rand) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); r.acked.Load() < from+n; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d of %d ratings acknowledged within 30 s", r.acked.Load()-from, n)
 		}
 	}
+	time.Sleep(time.Duration(rng.Int64N(int64(jitter))))
 }

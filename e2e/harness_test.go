@@ -6,6 +6,7 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"net/http"
 	"os"
@@ -13,9 +14,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -23,7 +26,18 @@ const chromiumPath = "/usr/bin/chromium"
 
 var binPath string // built once in TestMain
 
+// e2eParallel is how many tests run at once unless -parallel says otherwise. Each has its own
+// server and data dir, and most of their time is spent waiting on a browser, a server or a
+// real clock, so more run at once than there are cores (go test's default).
+const e2eParallel = 8
+
 func TestMain(m *testing.M) {
+	flag.Parse()
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+	if !explicit {
+		flag.Set("test.parallel", fmt.Sprint(e2eParallel))
+	}
 	dir, err := os.MkdirTemp("", "rehearse-e2e-bin")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -37,6 +51,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
+	shared.close()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -106,6 +121,12 @@ func (a *App) Stop() {
 // AddUser creates an account with the CLI, as an admin would.
 func AddUser(t testing.TB, dataDir, name, password string, admin bool) {
 	t.Helper()
+	if err := addUser(dataDir, name, password, admin); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func addUser(dataDir, name, password string, admin bool) error {
 	args := []string{"user", "add", "--data", dataDir}
 	if admin {
 		args = append(args, "--admin")
@@ -114,13 +135,16 @@ func AddUser(t testing.TB, dataDir, name, password string, admin bool) {
 	cmd := exec.Command(binPath, args...)
 	cmd.Stdin = strings.NewReader(password + "\n")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("user add: %v\n%s", err, out)
+		return fmt.Errorf("user add %s: %v\n%s", name, err, out)
 	}
+	return nil
 }
 
-// Browser returns a chromedp context for a fresh headless Chromium with a phone or desktop
-// viewport. The test skips locally when Chromium is absent, and fails under CI. extra adds
-// Chromium options (a fake microphone, say).
+// Browser returns a chromedp context for a tab of headless Chromium with a desktop viewport.
+// Without extra options the tab is in a browser context of its own (its own cookies, storage
+// and cache, as a fresh profile would have) in one Chromium shared by the package, which saves
+// starting a browser per test; extra options (a fake microphone, say) start a Chromium of its
+// own. The test skips locally when Chromium is absent, and fails under CI.
 func Browser(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
@@ -129,30 +153,86 @@ func Browser(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Contex
 		}
 		t.Skipf("skipping browser test: %s not found (apt-get install chromium)", chromiumPath)
 	}
-	opts := []chromedp.ExecAllocatorOption{
+	var parent context.Context
+	var opts []chromedp.ContextOption
+	if len(extra) == 0 {
+		browser, err := shared.get()
+		if err != nil {
+			t.Fatalf("start chromium: %v", err)
+		}
+		parent, opts = browser, []chromedp.ContextOption{chromedp.WithNewBrowserContext()}
+	} else {
+		actx, cancelA := chromedp.NewExecAllocator(context.Background(), append(chromiumOptions(t.TempDir()), extra...)...)
+		t.Cleanup(cancelA)
+		parent = actx
+	}
+	ctx, cancelC := chromedp.NewContext(parent, opts...)
+	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() { cancelT(); cancelC() })
+	if err := chromedp.Do(ctx); err != nil { // opens the tab (and starts a browser of its own)
+		t.Fatalf("open a chromium tab: %v", err)
+	}
+	// Tabs of one browser take turns at having the focus; typed keys go to the focused one.
+	// Each test's tab acts as the focused page of its window, as a person's would be.
+	if _, err := chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+		t.Fatalf("emulate focus: %v", err)
+	}
+	return ctx
+}
+
+// chromiumOptions are the flags every browser of these tests runs with. The background flags
+// keep a page that is not in front (tests share one Chromium) running its timers and media at
+// full speed.
+func chromiumOptions(userDataDir string) []chromedp.ExecAllocatorOption {
+	return []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath),
 		chromedp.Headless,
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
 		chromedp.NoFirstRun,
 		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(userDataDir),
 		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-backgrounding-occluded-windows", true),
+		chromedp.Flag("disable-renderer-backgrounding", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.WindowSize(1200, 900),
 	}
-	opts = append(opts, extra...)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
-	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
-	if err := chromedp.Do(ctx); err != nil { // starts the browser
-		t.Fatalf("start chromium: %v", err)
+}
+
+// shared is the package's one plain Chromium, started by the first test that asks for it.
+var shared sharedBrowser
+
+type sharedBrowser struct {
+	once   sync.Once
+	ctx    context.Context
+	err    error
+	cancel func()
+}
+
+func (b *sharedBrowser) get() (context.Context, error) {
+	b.once.Do(func() {
+		dir, err := os.MkdirTemp("", "rehearse-e2e-chromium")
+		if err != nil {
+			b.err = err
+			return
+		}
+		actx, cancelA := chromedp.NewExecAllocator(context.Background(), chromiumOptions(dir)...)
+		ctx, cancelC := chromedp.NewContext(actx)
+		b.ctx, b.cancel = ctx, func() { cancelC(); cancelA(); os.RemoveAll(dir) }
+		b.err = chromedp.Do(ctx) // starts the browser
+	})
+	return b.ctx, b.err
+}
+
+func (b *sharedBrowser) close() {
+	if b.cancel != nil {
+		b.cancel()
 	}
-	return ctx
 }
 
 // Login signs in through the login form.

@@ -44,6 +44,7 @@ Alerts on its trend, not a fixed number.
 // saves them into the deck (stored in the app, laid over the --content directory), and the
 // reloaded deck serves the new cards.
 func TestImportFlow(t *testing.T) {
+	t.Parallel()
 	content := t.TempDir()
 	if err := os.CopyFS(content, os.DirFS("../content")); err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ import (
 // second is left to run out, and the page moves on by itself. Both are rated with the keys, the
 // summary adds up, and both ratings reached the spaced-repetition log as mock reviews.
 func TestMockStrictTwoQuestions(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	AddUser(t, dir, "mia", "mock-interview", false)
 	app := StartApp(t, dir)
@@ -176,6 +177,7 @@ func TestMockStrictTwoQuestions(t *testing.T) {
 // Issue 15's scoring case in the browser: an instant empty answer rated Easy scores at most 25
 // and below a real answer rated Good, which the summary names strongest.
 func TestMockEmptyEasyScoresBelowRealGood(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	AddUser(t, dir, "hon", "honest-scores", false)
 	app := StartApp(t, dir)

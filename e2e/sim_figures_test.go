@@ -17,6 +17,7 @@ import (
 // never scrolls sideways and figure text stays at 11 px or more on a phone. Then, without
 // JavaScript, every round is listed.
 func TestSimFigures(t *testing.T) {
+	t.Parallel()
 	app := StartApp(t, "")
 	ctx := Browser(t)
 	open := func(card string) {

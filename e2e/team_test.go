@@ -12,6 +12,7 @@ import (
 // card on the /study page, is refused on the admin page, and the admin sees the activity on the
 // team view.
 func TestTeamFlow(t *testing.T) {
+	t.Parallel()
 	app := StartApp(t, "")
 	AddUser(t, app.DataDir, "ada", "analytical-engine", true)
 	ctx := Browser(t)

@@ -56,6 +56,7 @@ func visit(path string, waitID string) func(context.Context, *testing.T, string)
 // included), and on the revealed study page a rating bar on screen and at most a fifth of its
 // height. With UI_SHOTS=DIR it also saves a full-page screenshot of each.
 func TestUIEveryPageBothSizesBothThemes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	AddUser(t, dir, "uma", "ui-pages-pass", true)
 	app := StartApp(t, dir)
@@ -221,6 +222,7 @@ func saveShot(ctx context.Context, t *testing.T, path string) {
 // saved for the account (a fresh browser session gets it from the server), and "?" opens a
 // dialog that lists the shared keys and those the page declares.
 func TestUIThemeToggleAndKeyHelp(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	AddUser(t, dir, "tia", "toggle-pass-1", false)
 	app := StartApp(t, dir)

@@ -94,6 +94,7 @@ const playMS = `(async (src) => {
 // of the file's voiced length, playback works at once and from the server, the recordings
 // survive a restart, nobody else can fetch them, and deleting removes them.
 func TestVoiceRecordStudyAndMock(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	AddUser(t, dir, "vic", "say-it-out-loud", false)
 	AddUser(t, dir, "ada", "the-admin-here", true)
@@ -208,6 +209,7 @@ func httpLogin(t *testing.T, base, name, password string) *http.Client {
 
 // Without a microphone the recorder says so, and the card can still be answered.
 func TestVoiceWithoutMicrophone(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	AddUser(t, dir, "nomi", "no-microphone-here", false)
 	app := StartApp(t, dir)
