@@ -109,6 +109,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	log.Info("rehearse is listening", "url", url, "cards", decks.Deck().Len(), "content", decks.Status().Source,
 		"db", cfg.dbPath(), "startup", time.Since(start).Round(time.Millisecond))
 	logs.Flush() // whoever started us may be waiting for that line
+	go decks.Deck().WarmUp()
 	fmt.Fprintf(io.out, "Rehearse is running at %s\n", url)
 
 	stopHUP := reloadOnSIGHUP(decks, cfg.Content, log)

@@ -81,5 +81,6 @@ type Card struct {
 	spokenLine [2]int      // file lines of the Basics and Solid answer headings, for length errors
 	spokenCode [2][]string // code in the Basics and Solid answers (spans and blocks), for errors
 	cardLinks  []string    // ids linked as /cards/<id> from the rendered blocks, in file order
+	codeLangs  []string    // languages named by fenced code blocks, for WarmUp
 	html       *cardHTML
 }

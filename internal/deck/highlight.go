@@ -48,6 +48,24 @@ func (highlightCode) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindFencedCodeBlock, renderFencedCode)
 }
 
+// WarmUp prepares the highlighter for every language the deck's code blocks name. chroma
+// compiles a language's rules on its first use, a few milliseconds each, which would otherwise
+// land on the first view of a card with that language; serve calls it once it is listening.
+func (d *Deck) WarmUp() {
+	seen := map[string]bool{}
+	for _, c := range d.Cards {
+		for _, lang := range c.codeLangs {
+			if seen[lang] {
+				continue
+			}
+			seen[lang] = true
+			if lexer := lexers.Get(lang); lexer != nil {
+				_, _ = lexer.Tokenise(nil, "")
+			}
+		}
+	}
+}
+
 func renderFencedCode(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkContinue, nil

@@ -83,7 +83,7 @@ func parseCard(e *errs, src []byte) *Card {
 	c.html = &cardHTML{file: e.file, body: body, firstLine: bodyLine}
 	p := &bodyParser{e: e, src: body, firstLine: bodyLine, card: c.html}
 	p.parse(c)
-	c.cardLinks = p.links
+	c.cardLinks, c.codeLangs = p.links, p.langs
 	return c
 }
 
@@ -101,6 +101,7 @@ type bodyParser struct {
 	n     int             // blocks made so far
 	out   []template.HTML // rendered blocks (render pass)
 	links []string        // ids of /cards/ links (text pass)
+	langs []string        // languages of fenced code (text pass)
 }
 
 type section struct {
@@ -320,9 +321,14 @@ func (p *bodyParser) render(at ast.Node, nodes ...ast.Node) Block {
 		b.Text = blockText(p.src, nodes)
 		for _, n := range nodes {
 			_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-				if l, ok := n.(*ast.Link); ok && entering {
-					if id := cardLink(l.Destination); id != "" {
+				switch v := n.(type) {
+				case *ast.Link:
+					if id := cardLink(v.Destination); id != "" && entering {
 						p.links = append(p.links, id)
+					}
+				case *ast.FencedCodeBlock:
+					if lang := v.Language(p.src); lang != nil && entering {
+						p.langs = append(p.langs, string(lang))
 					}
 				}
 				return ast.WalkContinue, nil

@@ -150,3 +150,19 @@ func TestChecksFromTheParseTree(t *testing.T) {
 		}
 	}
 }
+
+// WarmUp finds the languages to prepare in the parse tree, without rendering any card.
+func TestWarmUpLanguages(t *testing.T) {
+	src := card("only", "Q?", "T", "```go\nx := 1\n```\n\n```no-such-language\nplain\n```\n")
+	d, err := Load(mapFS(map[string]string{"a.md": src}), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(d.Cards[0].codeLangs, ","); got != "go,no-such-language" {
+		t.Errorf("languages %q", got)
+	}
+	d.WarmUp()
+	if d.Cards[0].html.blocks != nil {
+		t.Error("WarmUp rendered a card")
+	}
+}
