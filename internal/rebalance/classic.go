@@ -61,7 +61,7 @@ type classic struct {
 	cur       *pending
 	assign    []int32 // the coordinator's view: item -> member (-1); read it through view()
 	// viewFrom, when set, holds the last round's lists that assign is still to be built from.
-	viewFrom  map[*entry][]int32
+	viewFrom  *roundLists
 	followups int // revocations whose rejoin is still to come
 	buf       []int32
 	prevBuf   []int32
@@ -163,8 +163,8 @@ func (c *classic) compute(ws []int32, prev, out []int32) {
 func (c *classic) view() []int32 {
 	if c.viewFrom != nil {
 		fill(c.assign, -1)
-		for e, its := range c.viewFrom {
-			for _, it := range its {
+		for i, e := range c.viewFrom.ws {
+			for _, it := range c.viewFrom.lists[i] {
 				c.assign[it] = e.id
 			}
 		}
@@ -377,13 +377,6 @@ func (c *classic) notified(m *member, inc, round int) {
 		s.at(m.pollBusyUntil, func() { c.notified(m, inc, round) })
 		return
 	}
-	sendJoin := func() {
-		s.after(s.cfg.rpc, func() {
-			if m.inc == inc && m.up {
-				c.join(m, " rejoins")
-			}
-		})
-	}
 	if e.eager {
 		held := s.heldList(m)
 		m.heldShared = true
@@ -393,12 +386,21 @@ func (c *classic) notified(m *member, inc, round int) {
 		}
 		s.revokeItems(m, held, true, func() {
 			if m.inc == inc {
-				sendJoin()
+				c.sendJoin(m, inc)
 			}
 		})
 		return
 	}
-	sendJoin()
+	c.sendJoin(m, inc)
+}
+
+// sendJoin: m sends its JoinGroup in answer to a rebalance; it reaches the coordinator rpc_ms later.
+func (c *classic) sendJoin(m *member, inc int) {
+	c.s.after(c.s.cfg.rpc, func() {
+		if m.inc == inc && m.up {
+			c.join(m, " rejoins")
+		}
+	})
 }
 
 func (c *classic) deadline(round int) {

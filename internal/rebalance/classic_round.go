@@ -34,36 +34,38 @@ func (c *classic) completeJoin(live []*entry) {
 		}
 	}
 	var newA map[*entry][]int32 // made by the branch that fills it
+	var lists [][]int32         // newA by position in ws, which syncDone reads
+	var addL [][]int32          // what each member starts, by position; nil: its whole list
 	revoke := map[*entry][]int32{}
 	var parked []int32
-	var adds map[*entry][]int32
 	viewDone := false // c.assign already reflects newA
 	switch {
 	case s.kind == kindConnect && !c.eager:
 		c.held = false
 		newA, revoke, parked = c.connectIncremental(ws)
 	case c.assignor == asSticky || c.assignor == asCoopSticky:
-		newA, revoke, adds = c.stickyRound(ws)
-		viewDone = c.assignor == asSticky // eager sticky rebuilds the coordinator's view itself
+		// Eager sticky rebuilds the coordinator's view itself, cooperative updates it.
+		lists, revoke, addL = c.stickyRound(ws)
+		viewDone = true
 	case c.eager && s.kind == kindConsumer && c.assignor == asRange && len(s.groups) == 1:
 		// Eager range over one topic: each member's share is a run of the topic's partitions,
 		// so its list is a slice of the topic's own, in the same (index) order as built below.
-		newA = make(map[*entry][]int32, len(ws)) // sized: one entry per member, no rehashing
+		lists = make([][]int32, len(ws))
 		parts := s.liveItems(0)
 		if parts == nil {
 			parts = []int32{}
 		}
 		q, extra := len(parts)/len(ws), len(parts)%len(ws)
 		p := 0
-		for i, e := range ws {
+		for i := range ws {
 			n := q
 			if i < extra {
 				n++
 			}
-			newA[e] = parts[p : p+n : p+n] // capped: never appended to in place
+			lists[i] = parts[p : p+n : p+n] // capped: never appended to in place
 			p += n
 		}
-		c.viewFrom, viewDone = newA, true // the coordinator's view, built only when read
+		c.viewFrom, viewDone = &roundLists{ws, lists}, true // the coordinator's view, built only when read
 	default:
 		if cap(c.buf) < len(s.items) {
 			c.buf = make([]int32, len(s.items))
@@ -122,7 +124,7 @@ func (c *classic) completeJoin(live []*entry) {
 		}
 		viewDone = true
 	}
-	if adds == nil && !viewDone {
+	if !viewDone {
 		c.viewFrom = nil
 		fill(c.assign, -1)
 		for e, its := range newA {
@@ -135,7 +137,32 @@ func (c *classic) completeJoin(live []*entry) {
 	c.computedAt = s.now
 	cur := c.cur
 	gen := c.gen
-	s.after(2*s.cfg.rpc, func() { c.syncDone(ws, newA, adds, revoke, parked, cur, gen) })
+	if lists == nil {
+		lists = byPosition(ws, newA)
+	}
+	var revL [][]int32 // nil when nothing is revoked
+	if len(revoke) > 0 {
+		revL = byPosition(ws, revoke)
+	}
+	s.after(2*s.cfg.rpc, func() { c.syncDone(ws, lists, addL, revL, revoke, parked, cur, gen) })
+}
+
+// roundLists is a round's lists by position in ws.
+type roundLists struct {
+	ws    []*entry
+	lists [][]int32
+}
+
+// byPosition is m's lists by position in ws (nil for an empty ws).
+func byPosition(ws []*entry, m map[*entry][]int32) [][]int32 {
+	if len(ws) == 0 {
+		return nil
+	}
+	out := make([][]int32, len(ws))
+	for i, e := range ws {
+		out[i] = m[e]
+	}
+	return out
 }
 
 // byName orders the live entries by member name. Ranks are positions in name order, so when no
@@ -181,9 +208,10 @@ func (c *classic) byName(live []*entry) []*entry {
 // stickyRound runs sticky / cooperative-sticky over the members' lists, touching only what
 // moves: eager sticky starts from the previous assignment, cooperative from what members own,
 // and withholds partitions that change owner (KIP-429). adds is what each member gains now.
-func (c *classic) stickyRound(ws []*entry) (newA, revoke, adds map[*entry][]int32) {
+// The lists are by position in ws; adds is nil for eager sticky (everything restarts).
+func (c *classic) stickyRound(ws []*entry) (lists [][]int32, revoke map[*entry][]int32, adds [][]int32) {
 	s := c.s
-	newA, revoke, adds = make(map[*entry][]int32, len(ws)), map[*entry][]int32{}, map[*entry][]int32{}
+	lists, revoke, adds = make([][]int32, len(ws)), map[*entry][]int32{}, make([][]int32, len(ws))
 	owned := make([][]int32, len(ws))
 	c.view() // updated item by item below
 	sum := 0
@@ -214,7 +242,7 @@ func (c *classic) stickyRound(ws []*entry) (newA, revoke, adds map[*entry][]int3
 	}
 	for i, e := range ws {
 		if len(add[i]) == 0 {
-			newA[e] = keep[i] // keep lists are never modified afterwards
+			lists[i] = keep[i] // keep lists are never modified afterwards
 			continue
 		}
 		na := append(make([]int32, 0, len(keep[i])+len(add[i])), keep[i]...)
@@ -225,47 +253,49 @@ func (c *classic) stickyRound(ws []*entry) (newA, revoke, adds map[*entry][]int3
 				continue
 			}
 			na = append(na, it)
-			adds[e] = append(adds[e], it)
+			adds[i] = append(adds[i], it)
 			c.assign[it] = e.id
 		}
-		newA[e] = na
+		lists[i] = na
 	}
 	if c.assignor == asSticky {
 		// Everything restarts in eager; the coordinator's view is rebuilt in full.
 		fill(c.assign, -1)
-		for e, its := range newA {
-			for _, it := range its {
+		for i, e := range ws {
+			for _, it := range lists[i] {
 				c.assign[it] = e.id
 			}
 		}
 		adds = nil
 	}
-	return newA, revoke, adds
+	return lists, revoke, adds
 }
 
 // syncDone: SyncGroup responses reach the members; they revoke and start what changed.
-func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, parked []int32, cur *pending, gen int) {
+// lists, adds and rv are by position in ws: the assignment, what each member gains (nil: start
+// the whole assignment) and what each revokes (nil: nothing); revoke is rv as a map.
+func (c *classic) syncDone(ws []*entry, lists, adds, rv [][]int32, revoke map[*entry][]int32, parked []int32, cur *pending, gen int) {
 	s := c.s
 	// Past the recording cap the round keeps no item lists: spare building them (the maps
 	// too, unless two entries share a member, when the map decides which list counts).
 	n, distinct := 0, true
-	for _, e := range ws {
+	for i, e := range ws {
 		if !e.removed {
-			n += len(newA[e])
+			n += len(lists[i])
 			distinct = distinct && e.m.recGen != gen
 			e.m.recGen = gen
 		}
 	}
 	var assignRec, revokedRec map[int32][]int32
 	if !distinct {
-		assignRec, n = c.assignRecord(ws, newA)
+		assignRec, n = c.assignRecord(ws, lists)
 	}
 	record := s.roundItems+n <= maxRoundItems
 	addedRec := map[int32][]int32{}
 	unrecorded := 0 // revoked items the round counts without recording them
 	if record {
 		if assignRec == nil {
-			assignRec, _ = c.assignRecord(ws, newA)
+			assignRec, _ = c.assignRecord(ws, lists)
 		}
 		revokedRec = make(map[int32][]int32, len(cur.revoked))
 		for _, r := range cur.revoked {
@@ -279,7 +309,7 @@ func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, p
 	// Nothing reads the pairs after this (the map holds the lists): the next round reuses them.
 	clear(cur.revoked)
 	c.spareRevoked, cur.revoked = cur.revoked[:0], nil
-	for _, e := range ws {
+	for i, e := range ws {
 		m := e.m
 		if e.joined && !e.removed {
 			c.nJoined--
@@ -291,14 +321,14 @@ func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, p
 		switch {
 		case !record:
 		case adds != nil:
-			addedRec[m.idx] = append(addedRec[m.idx], adds[e]...)
+			addedRec[m.idx] = append(addedRec[m.idx], adds[i]...)
 		default:
 			s.stamp++
 			for _, it := range e.assigned {
 				s.stamps[it] = s.stamp
 			}
 			var added []int32 // collected apart: one map write per member, not per item
-			for _, it := range newA[e] {
+			for _, it := range lists[i] {
 				if s.stamps[it] != s.stamp {
 					added = append(added, it)
 				}
@@ -307,11 +337,11 @@ func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, p
 				addedRec[m.idx] = appendShared(addedRec[m.idx], added)
 			}
 		}
-		e.assigned = newA[e]
+		e.assigned = lists[i]
 		if m.entry != e || !m.up {
 			continue
 		}
-		if rv := revoke[e]; len(rv) > 0 {
+		if rv := nth(rv, i); len(rv) > 0 {
 			if record {
 				revokedRec[m.idx] = append(revokedRec[m.idx], rv...)
 			}
@@ -325,9 +355,9 @@ func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, p
 				}
 			})
 		}
-		start := adds[e]
+		start := nth(adds, i)
 		if adds == nil {
-			start = newA[e] // startItems skips what m already owns
+			start = lists[i] // startItems skips what m already owns
 		}
 		s.startItems(m, start)
 	}
@@ -355,11 +385,11 @@ func (c *classic) syncDone(ws []*entry, newA, adds, revoke map[*entry][]int32, p
 }
 
 // assignRecord is the round's assignment by member, and its size.
-func (c *classic) assignRecord(ws []*entry, newA map[*entry][]int32) (map[int32][]int32, int) {
+func (c *classic) assignRecord(ws []*entry, lists [][]int32) (map[int32][]int32, int) {
 	rec := make(map[int32][]int32, len(ws))
-	for _, e := range ws {
+	for i, e := range ws {
 		if !e.removed {
-			rec[e.m.idx] = newA[e]
+			rec[e.m.idx] = lists[i]
 		}
 	}
 	n := 0
@@ -367,6 +397,14 @@ func (c *classic) assignRecord(ws []*entry, newA map[*entry][]int32) (map[int32]
 		n += len(l)
 	}
 	return rec, n
+}
+
+// nth is l[i], or nil when l is.
+func nth(l [][]int32, i int) []int32 {
+	if l == nil {
+		return nil
+	}
+	return l[i]
 }
 
 // recorded is the assignment to record, or nil when the round is past the recording cap.
