@@ -27,8 +27,11 @@ function request()
   local c = math.floor(i / #users) % ncards
   i = i + 1
   local body = string.format("card=gen-%04d&rating=%d", c, (i % 4) + 1)
-  return wrk.format("POST", "/study/answer", {
-    ["Content-Type"] = "application/x-www-form-urlencoded",
-    ["Cookie"] = "rehearse_session=" .. u,
-  }, body)
+  -- A table given to wrk.format replaces wrk.headers: copy them, or the command line's -H
+  -- (Accept: application/json for the JSON run) is silently dropped.
+  local headers = {}
+  for k, v in pairs(wrk.headers) do headers[k] = v end
+  headers["Content-Type"] = "application/x-www-form-urlencoded"
+  headers["Cookie"] = "rehearse_session=" .. u
+  return wrk.format("POST", "/study/answer", headers, body)
 end
