@@ -162,6 +162,9 @@ func (s *sim) stickyLists(owned [][]int32, orphans []int32, sorted bool) (keep, 
 			s.sortItems(its)
 		}
 		stamp := s.keepAlternating(its, target[i])
+		if target[i] > 0 {
+			keep[i] = make([]int32, 0, target[i]) // exactly target[i] are marked: filled to cap
+		}
 		for _, it := range its {
 			if s.stamps[it] == stamp {
 				keep[i] = append(keep[i], it)
