@@ -68,6 +68,8 @@ type classic struct {
 	slots     []*entry // byName's scratch, by member rank: all nil between calls
 	// spareRevoked is the last finished round's revoked pairs, emptied, for the next round.
 	spareRevoked []memberItems
+	blockAt      []int64 // startRebalance's scratch
+	blockFn      []func()
 
 	eager      bool     // the group runs the eager protocol (Connect V0, consumers' EAGER)
 	mixed      bool     // this eager round has cooperative members too: they keep what they own
@@ -330,13 +332,19 @@ func (c *classic) startRebalance(why string) {
 	round := c.round
 	c.cur = &pending{triggers: []string{why}, start: s.now, revoked: c.spareRevoked}
 	c.spareRevoked = nil
+	// Every member hears of it at its next heartbeat: one block of events (see pushBlock).
+	ats, fns := c.blockAt[:0], c.blockFn[:0]
 	for _, e := range c.live() {
 		if e.joined || !e.alive || e.m.entry != e {
 			continue
 		}
 		m, inc := e.m, e.m.inc
-		s.at(s.nextTick(m, s.now)+s.cfg.rpc, func() { c.notified(m, inc, round) })
+		ats = append(ats, max(s.nextTick(m, s.now)+s.cfg.rpc, s.now))
+		fns = append(fns, func() { c.notified(m, inc, round) })
 	}
+	s.q.pushBlock(ats, fns)
+	clear(fns)
+	c.blockAt, c.blockFn = ats, fns[:0]
 	s.after(s.cfg.reb, func() { c.deadline(round) })
 	c.delaying, c.newJoiner = false, false
 	if wasEmpty && s.cfg.initDelay > 0 {

@@ -1,5 +1,10 @@
 package rebalance
 
+import (
+	"cmp"
+	"slices"
+)
+
 // event is a pending closure at a virtual time; seq keeps events at one time in the order they
 // were scheduled, which makes every run deterministic.
 type event struct {
@@ -30,14 +35,18 @@ type queue struct {
 	fns   []func()
 	free  []int32
 	seq   uint64
-	n     int // events pending, in the heap and the lanes
+	n     int     // events pending, in the heap and the lanes
+	order []int32 // pushBlock's scratch
+	spare []event // a drained block lane's events, for the next block
 }
 
-// lane holds the events pushed with delay d, in order, from ev[head] on.
+// lane holds the events pushed with delay d, or one block (pushBlock), in order, from
+// ev[head] on. A block lane goes when it drains.
 type lane struct {
-	d    int64
-	ev   []event
-	head int
+	d     int64
+	block bool
+	ev    []event
+	head  int
 }
 
 const arity = 4
@@ -70,7 +79,7 @@ func (q *queue) push(at int64, fn func()) {
 func (q *queue) pushAfter(d, at int64, fn func()) {
 	slot := q.slot(fn)
 	i := 0
-	for i < len(q.lanes) && q.lanes[i].d != d {
+	for i < len(q.lanes) && (q.lanes[i].block || q.lanes[i].d != d) {
 		i++
 	}
 	if i == len(q.lanes) {
@@ -84,6 +93,29 @@ func (q *queue) pushAfter(d, at int64, fn func()) {
 		l.head = 0
 	}
 	l.ev = append(l.ev, event{at: at, seq: q.seq, fn: slot})
+}
+
+// pushBlock does what push(ats[k], fns[k]) for k = 0, 1, ... would, each time at least the
+// current time, except that the block's sequence numbers are handed out in (time, k) order.
+// They are consecutive either way, so every pop order is the same, and the block becomes a
+// sorted lane instead of len(ats) heap entries.
+func (q *queue) pushBlock(ats []int64, fns []func()) {
+	if len(ats) == 0 {
+		return
+	}
+	order := q.order[:0]
+	for k := range ats {
+		order = append(order, int32(k))
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(ats[a], ats[b]) })
+	l := lane{block: true, ev: q.spare[:0]}
+	q.spare = nil
+	for _, k := range order {
+		slot := q.slot(fns[k])
+		l.ev = append(l.ev, event{at: ats[k], seq: q.seq, fn: slot})
+	}
+	q.lanes = append(q.lanes, l)
+	q.order = order
 }
 
 // top is the earliest event: from lane i, or from the heap when i is -1.
@@ -148,7 +180,11 @@ func (q *queue) peek() int64 {
 func (q *queue) pop() (int64, func()) {
 	i, e := q.top()
 	if i >= 0 {
-		q.lanes[i].head++
+		l := &q.lanes[i]
+		if l.head++; l.block && l.head == len(l.ev) {
+			q.spare = l.ev
+			q.lanes = slices.Delete(q.lanes, i, i+1)
+		}
 	} else {
 		n := len(q.h) - 1
 		last := q.h[n]

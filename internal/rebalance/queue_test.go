@@ -51,8 +51,9 @@ func TestQueuePopsInTimeThenScheduleOrder(t *testing.T) {
 var popped int
 
 // TestQueueLanesKeepTimeThenScheduleOrder mixes events at arbitrary times (the heap) with
-// events a fixed delay from the current time (the lanes, one per delay), the current time
-// being the last popped event's, as in a run, and checks every pop against the sorted model.
+// events a fixed delay from the current time (the lanes, one per delay) and blocks of events
+// (pushBlock), the current time being the last popped event's, as in a run, and checks every
+// pop against the sorted model.
 func TestQueueLanesKeepTimeThenScheduleOrder(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	var q queue
@@ -72,6 +73,20 @@ func TestQueueLanesKeepTimeThenScheduleOrder(t *testing.T) {
 				t.Fatalf("step %d: pop = (%d, #%d), want (%d, #%d)", step, at, popped, w.at, w.id)
 			}
 			now = at
+			continue
+		}
+		if r.IntN(10) == 0 {
+			// A block: as if each were pushed in turn, with many tied times.
+			var ats []int64
+			var fns []func()
+			for k := range r.IntN(30) {
+				n, at := id+k, now+int64(r.IntN(25))
+				ats, fns = append(ats, at), append(fns, func() { popped = n })
+				i, _ := slices.BinarySearchFunc(model, at+1, func(w want, t int64) int { return int(w.at - t) })
+				model = slices.Insert(model, i, want{at, n})
+			}
+			q.pushBlock(ats, fns)
+			id += len(ats)
 			continue
 		}
 		n := id
