@@ -334,16 +334,13 @@ func (s *Server) cardProgress(r *http.Request, c *deck.Card) (views.Slot, error)
 	if u == nil {
 		return nil, nil
 	}
-	ctx, now, loc := readCtx(r), s.now(), userLocation(u)
-	st, ok, err := s.db.CardState(ctx, u.ID, c.ID)
+	now, loc := s.now(), userLocation(u)
+	prog, err := s.db.CardProgress(readCtx(r), u.ID, c.ID) // state, answers and recordings in one query
 	if err != nil {
 		return nil, err
 	}
-	hist, err := s.db.ReviewHistory(ctx, u.ID, c.ID)
-	if err != nil {
-		return nil, err
-	}
-	v := views.ProgressView{Studied: ok && st.State != srs.New}
+	st, hist := prog.State, prog.History
+	v := views.ProgressView{Studied: prog.Studied && st.State != srs.New}
 	if v.Studied {
 		v.State = st.State.String()
 		v.Due = whenText(st.Due, now, loc)
@@ -357,11 +354,7 @@ func (s *Server) cardProgress(r *http.Request, c *deck.Card) (views.Slot, error)
 		v.Retrievability = strconv.FormatFloat(100*scheduler(u).Retrievability(st, now), 'f', 1, 64) + " %"
 		v.Reps, v.Lapses = st.Reps, st.Lapses
 	}
-	recs, err := s.db.CardRecordings(ctx, u.ID, c.ID)
-	if err != nil {
-		return nil, err
-	}
-	v.Recordings, v.Next = recordingRows(recs, loc), "/cards/"+c.ID
+	v.Recordings, v.Next = recordingRows(prog.Recordings, loc), "/cards/"+c.ID
 	for i := len(hist) - 1; i >= 0; i-- { // newest first
 		h := hist[i]
 		v.History = append(v.History, views.HistoryRow{
