@@ -1,9 +1,9 @@
 package rebalance
 
 import (
-	"fmt"
 	"math/bits"
 	"slices"
+	"strconv"
 )
 
 // Item states, compact.
@@ -51,7 +51,7 @@ func (s *sim) addItem(g int, part int) int32 {
 	idx := int32(len(s.items))
 	name := s.groups[g].name
 	if part >= 0 {
-		name = fmt.Sprintf("%s-%d", name, part)
+		name += "-" + strconv.Itoa(part)
 	}
 	s.items = append(s.items, item{owner: -1, label: -1, exists: true, since: s.now, lastOwner: -1})
 	s.ps = append(s.ps, s.now)
