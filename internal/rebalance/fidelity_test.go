@@ -201,6 +201,30 @@ func TestFidelity(t *testing.T) {
 
 func fidelityCase(t *testing.T, fs fidScenario, proto string) fidRow {
 	label := fs.name + "/" + proto
+	// The real cluster runs on wall-clock timers, so a starved machine can stretch or merge its
+	// rounds: a mismatch is observed again (up to three runs) before it counts. The simulator's
+	// side is deterministic and computed once per real run's starting assignment.
+	var row fidRow
+	var errs []string
+	for attempt := 1; attempt <= 3; attempt++ {
+		row, errs = fidelityAttempt(t, fs, proto)
+		if len(errs) == 0 {
+			return row
+		}
+		t.Logf("%s: attempt %d disagreed: %s", label, attempt, strings.Join(errs, "; "))
+	}
+	for _, e := range errs {
+		t.Error(e)
+	}
+	return row
+}
+
+// fidelityAttempt runs the real clients once, the simulator over 20 seeds, and returns what
+// disagrees, each message prefixed with the case's label.
+func fidelityAttempt(t *testing.T, fs fidScenario, proto string) (fidRow, []string) {
+	label := fs.name + "/" + proto
+	var errs []string
+	fail := func(format string, args ...any) { errs = append(errs, label+": "+fmt.Sprintf(format, args...)) }
 	real, initial := observeReal(runReal(t, proto, fs.static, fs.members, fs.events, fs.dur), proto)
 	row := fidRow{scenario: fs.name, proto: proto, real: real, simLo: -1}
 	for seed := int64(1); seed <= 20; seed++ {
@@ -221,17 +245,17 @@ func fidelityCase(t *testing.T, fs fidScenario, proto string) fidRow {
 		// franz-go's eager sticky balancer sends no previous assignment: it moves what range
 		// would, where Kafka's StickyAssignor (the simulator) keeps all it can.
 		if real.moved <= sim.moved {
-			t.Errorf("%s: franz-go moved %d, the simulator %d: the known deviation is gone (update docs/fidelity.md)", label, real.moved, sim.moved)
+			fail("franz-go moved %d, the simulator %d: the known deviation is gone (update docs/fidelity.md)", real.moved, sim.moved)
 		}
-		return row
+		return row, errs
 	case dev != "" && fs.static:
 		// kfake rebalances a static restart whose JoinGroup metadata bytes differ (a
 		// cooperative member's owned partitions and generation do); Kafka's coordinator, like
 		// the simulator, only if the selected protocol changes.
 		if real.rounds == 0 || sim.rounds != 0 {
-			t.Errorf("%s: real %d rounds, simulated %d: the known deviation changed (update docs/fidelity.md)", label, real.rounds, sim.rounds)
+			fail("real %d rounds, simulated %d: the known deviation changed (update docs/fidelity.md)", real.rounds, sim.rounds)
 		}
-		return row
+		return row, errs
 	}
 	// Races: a cooperative member's follow-up JoinGroup can land in the generation after
 	// the one it revoked for (a round more, up to two per event); KIP-848's uniform assignor picks partitions by
@@ -241,27 +265,27 @@ func fidelityCase(t *testing.T, fs fidScenario, proto string) fidRow {
 		extra = 2 * len(fs.events)
 	}
 	if proto != "consumer" && (real.rounds < sim.rounds || real.rounds > sim.rounds+extra) {
-		t.Errorf("%s: %d rounds for real, %d simulated", label, real.rounds, sim.rounds)
+		fail("%d rounds for real, %d simulated", real.rounds, sim.rounds)
 	}
 	if proto == "consumer" {
 		if d := len(real.paused) - len(sim.paused); d < -1 || d > 1 {
-			t.Errorf("%s: %d partitions paused for real, %d simulated", label, len(real.paused), len(sim.paused))
+			fail("%d partitions paused for real, %d simulated", len(real.paused), len(sim.paused))
 		}
 	} else if !slices.Equal(real.paused, sim.paused) {
-		t.Errorf("%s: paused %v for real, %v simulated", label, real.paused, sim.paused)
+		fail("paused %v for real, %v simulated", real.paused, sim.paused)
 	}
 	tol := extra // an extra round may move a partition again
 	if proto == "consumer" {
 		tol = 1
 	}
 	if d := real.moved - sim.moved; d < -tol || d > tol {
-		t.Errorf("%s: moved %d for real, %d simulated", label, real.moved, sim.moved)
+		fail("moved %d for real, %d simulated", real.moved, sim.moved)
 	}
 	if !real.balanced() || !sim.balanced() || !maps.Equal(real.final, sim.final) && proto != "eager" {
-		t.Errorf("%s: final %v for real, %v simulated", label, real.final, sim.final)
+		fail("final %v for real, %v simulated", real.final, sim.final)
 	}
 	if fs.static && (real.rounds != 0 || sim.rounds != 0) && proto != "consumer" {
-		t.Errorf("%s: a static restart within the session must not rebalance (real %d, sim %d)", label, real.rounds, sim.rounds)
+		fail("a static restart within the session must not rebalance (real %d, sim %d)", real.rounds, sim.rounds)
 	}
 	slack := int64(50)
 	if proto == "cooperative" {
@@ -271,9 +295,9 @@ func fidelityCase(t *testing.T, fs fidScenario, proto string) fidRow {
 		slack = fidHeartbeat.Milliseconds() // detection is at the session timeout or a heartbeat later
 	}
 	if real.maxPause < row.simLo-slack || real.maxPause > row.simHi+slack {
-		t.Errorf("%s: longest pause %d ms for real, simulator %d-%d ms over seeds", label, real.maxPause, row.simLo, row.simHi)
+		fail("longest pause %d ms for real, simulator %d-%d ms over seeds", real.maxPause, row.simLo, row.simHi)
 	}
-	return row
+	return row, errs
 }
 
 // knownDeviation names where franz-go or kfake differ from Kafka, the simulator's reference.
