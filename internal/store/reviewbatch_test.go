@@ -2,10 +2,12 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -180,5 +182,55 @@ func TestReviewAfterClose(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("answer after Close hangs")
+	}
+}
+
+// BenchmarkReviews runs answers from 50 goroutines (RunParallel × 25 per CPU at -cpu 2), each
+// its own user, through the queue ("shared") and one transaction per answer as before the
+// queue ("one-each": each answer waits for database/sql's single writer connection). Same
+// statements, same database.
+//
+//	go test ./internal/store -run XXX -bench Reviews -cpu 2
+func BenchmarkReviews(b *testing.B) {
+	for _, mode := range []string{"shared", "one-each"} {
+		b.Run(mode, func(b *testing.B) {
+			db := openTest(b)
+			ctx := context.Background()
+			var uids []int64
+			for i := range 50 {
+				u, err := db.CreateUser(ctx, fmt.Sprintf("user%d", i), "h", RoleMember, t0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				uids = append(uids, u.ID)
+			}
+			var next atomic.Int64
+			b.SetParallelism(25)
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				uid := uids[next.Add(1)%int64(len(uids))]
+				for i := 0; pb.Next(); i++ {
+					j := job(ctx, uid, fmt.Sprintf("gen-%04d", i%1000), -1, t0)
+					j.next = func(before srs.Card) (srs.Card, error) {
+						return srs.DefaultScheduler().Review(before, srs.Good, t0), nil
+					}
+					if mode == "shared" {
+						_, j.err = db.ApplyReview(ctx, uid, j.cardID, j.a, j.next)
+					} else { // as ApplyReview was: each caller waits for the pool's one writer
+						stmts, err := db.writeStmts(ctx, cardStateSQL, upsertCardSQL, insertReviewSQL)
+						if err != nil {
+							b.Fatal(err)
+						}
+						j.err = db.tx(ctx, func(tx *sql.Tx) error {
+							_, _, err := bindReview(ctx, tx, stmts).apply(ctx, j)
+							return err
+						})
+					}
+					if j.err != nil {
+						b.Fatal(j.err)
+					}
+				}
+			})
+		})
 	}
 }
