@@ -2,14 +2,11 @@ package e2e
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -244,9 +241,11 @@ func TestCrashSafetySIGKILL(t *testing.T) {
 		t.Skip("crash test in -short mode")
 	}
 	const kills = 12
-	dir, rs := newRaters(t)
+	dir := t.TempDir()
+	rs := newRatersOn(t, dir, crashUsers, false)
 	app := StartApp(t, dir)
 	cr := newCrashRun(t, app.URL)
+	loginAll(t, rs, app.URL)
 	stop := startRaters(cr, rs)
 	deadline := time.Now().Add(90 * time.Second)
 	seed := uint64(time.Now().UnixNano())
@@ -284,9 +283,11 @@ func TestCrashSafetySIGTERM(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test in -short mode")
 	}
-	dir, rs := newRaters(t)
+	dir := t.TempDir()
+	rs := newRatersOn(t, dir, crashUsers, false)
 	app := StartApp(t, dir)
 	cr := newCrashRun(t, app.URL)
+	loginAll(t, rs, app.URL)
 	stop := startRaters(cr, rs)
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("stop timing seed %d", seed)
@@ -314,92 +315,41 @@ func TestCrashSafetySIGTERM(t *testing.T) {
 	verifyStore(t, dir, rs)
 }
 
-// raterSeed is a data directory holding the crashUsers raters, each signed in once. It is made
-// once for the package: each test that needs raters copies its database rather than hashing
-// sixteen passwords (eight accounts, eight logins) of its own. Sessions live in the database,
-// so a copy carries them; cookies name no port, so they hold on every test's server.
-var raterSeed struct {
-	once    sync.Once
-	db      []byte
-	cookies [][]*http.Cookie
-	err     error
-}
-
-var loopback = &url.URL{Scheme: "http", Host: "127.0.0.1", Path: "/"}
-
-func raterName(i int) string { return fmt.Sprintf("rater%d", i) }
-
-func seedRaters(t *testing.T) {
+// newRatersOn creates n raters' accounts in dir before the app first starts (the first is the
+// admin, so no /setup). With production they are made by the CLI, with production argon2
+// parameters (the attack test measures logins); otherwise by AddUser, cheaply.
+func newRatersOn(t *testing.T, dir string, n int, production bool) []*rater {
 	t.Helper()
-	raterSeed.once.Do(func() {
-		raterSeed.err = errors.New("making the raters' data directory failed: see the first test that asked")
-		dir := t.TempDir()
-		// The first is the admin, so no /setup; it also creates the schema the others join.
-		if err := addUser(dir, raterName(0), crashPassword, true); err != nil {
-			t.Fatal(err)
-		}
-		errs := make([]error, crashUsers)
-		var wg sync.WaitGroup
-		for i := 1; i < crashUsers; i++ {
-			wg.Go(func() { errs[i] = addUser(dir, raterName(i), crashPassword, false) })
-		}
-		wg.Wait()
-		if err := errors.Join(errs...); err != nil {
-			t.Fatal(err)
-		}
-		app := StartApp(t, dir)
-		cookies := make([][]*http.Cookie, crashUsers)
-		// Two at a time, as many as the server hashes at once, so none is turned away busy.
-		err := inWorkers(crashUsers, 2, func(i int) error {
-			jar, _ := cookiejar.New(nil)
-			c := &http.Client{Jar: jar, Timeout: 30 * time.Second,
-				CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-			resp, err := c.PostForm(app.URL+"/login", url.Values{"username": {raterName(i)}, "password": {crashPassword}})
-			if err != nil {
-				return err
-			}
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusSeeOther {
-				return fmt.Errorf("login as %s: %d", raterName(i), resp.StatusCode)
-			}
-			cookies[i] = jar.Cookies(loopback)
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if code := app.Terminate(t); code != 0 {
-			t.Fatalf("stopping the seed server: exit %d", code)
-		}
-		db, err := os.ReadFile(filepath.Join(dir, "rehearse.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		raterSeed.db, raterSeed.cookies, raterSeed.err = db, cookies, nil
-	})
-	if raterSeed.err != nil {
-		t.Fatal(raterSeed.err)
-	}
-}
-
-// newRaters returns a fresh data directory holding the raters, and a signed-in client for each.
-func newRaters(t *testing.T) (string, []*rater) {
-	t.Helper()
-	seedRaters(t)
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "rehearse.db"), raterSeed.db, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	var rs []*rater
-	for i := range crashUsers {
+	for i := range n {
+		name := fmt.Sprintf("rater%d", i)
+		if !production {
+			AddUser(t, dir, name, crashPassword, i == 0)
+		} else if err := addUser(dir, name, crashPassword, i == 0); err != nil {
+			t.Fatal(err)
+		}
 		jar, _ := cookiejar.New(nil)
-		jar.SetCookies(loopback, raterSeed.cookies[i])
 		c := &http.Client{Jar: jar, Timeout: 10 * time.Second,
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-		rs = append(rs, &rater{name: raterName(i), client: c, rng: rand.New(rand.NewPCG(uint64(i), 9)),
+		rs = append(rs, &rater{name: name, client: c, rng: rand.New(rand.NewPCG(uint64(i), 9)),
 			reps: map[string]int{}, pending: map[string]bool{}})
 	}
-	return dir, rs
+	return rs
+}
+
+// loginAll signs every rater in; sessions live in the database, so they survive restarts.
+func loginAll(t *testing.T, rs []*rater, base string) {
+	t.Helper()
+	for _, r := range rs {
+		resp, err := r.client.PostForm(base+"/login", url.Values{"username": {r.name}, "password": {crashPassword}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("login as %s: %d", r.name, resp.StatusCode)
+		}
+	}
 }
 
 // underLoad returns once n more ratings were acknowledged than from (ratings flow again

@@ -17,6 +17,7 @@ import (
 // Signed-in card and study pages go out as gzip streams spliced from parts compressed once
 // (internal/gzpage). Chromium must decode them to exactly the bytes a client without gzip gets.
 func TestCardStudyGzipSplicedPagesDecodeInChromium(t *testing.T) {
+	t.Parallel()
 	app := StartApp(t, "")
 	AddUser(t, app.DataDir, "gz", "gzip-password-1", false)
 	ctx := Browser(t)

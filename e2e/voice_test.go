@@ -102,46 +102,22 @@ func TestVoiceRecordStudyAndMock(t *testing.T) {
 	ctx := micBrowser(t)
 	Login(ctx, t, app.URL, "vic", "say-it-out-loud")
 
-	// Study: reveal, then say it.
-	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/study"), chromedp.WaitVisible(chromedp.ID("reveal")),
-		chromedp.Click(chromedp.ID("reveal")), chromedp.WaitVisible(chromedp.ID("rec-button"))); err != nil {
-		t.Fatalf("reveal: %v", err)
-	}
-	CheckA11y(ctx, t, "study with recorder")
-	card := Eval[string](ctx, t, `document.getElementById('study').dataset.card`)
-	spoken, upload, size := record(ctx, t, speechLength)
-	if !within20(spoken, speechVoiced) {
-		t.Fatalf("study: measured %v spoken, the file has %v voiced", spoken, speechVoiced)
-	}
-	local := awaitJS[float64](ctx, t, playMS+`()`)
-	studyID := Eval[string](ctx, t, `document.getElementById('recorder').dataset.recordingId`)
-	server := awaitJS[float64](ctx, t, playMS+`('/recordings/`+studyID+`')`)
-	t.Logf("study: spoken %v of %v voiced; upload %d ms, %d bytes for %v; playback local %.0f ms, from the server %.0f ms",
-		spoken, speechVoiced, upload, size, speechLength, local, server)
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("rate-3")), chromedp.WaitNotPresent(chromedp.CSS(`#study[data-card="`+card+`"]`))); err != nil {
-		t.Fatalf("rate: %v", err)
-	}
-
-	// Mock: one question, spoken, then Done (which waits for the upload).
-	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/mock/new?seed=11&n=1&clock=soft&depth=basics"),
-		chromedp.WaitVisible(chromedp.ID("mock-start")), chromedp.Click(chromedp.ID("mock-start")),
-		chromedp.WaitVisible(chromedp.ID("rec-button"))); err != nil {
-		t.Fatalf("start mock: %v", err)
-	}
-	mSpoken, mUpload, mSize := record(ctx, t, speechLength)
-	if !within20(mSpoken, speechVoiced) {
-		t.Fatalf("mock: measured %v spoken, the file has %v voiced", mSpoken, speechVoiced)
-	}
-	t.Logf("mock: spoken %v; upload %d ms, %d bytes", mSpoken, mUpload, mSize)
-	mockID := Eval[string](ctx, t, `document.getElementById('recorder').dataset.recordingId`)
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("answer-submit")), chromedp.WaitVisible(chromedp.ID("mock-review")),
-		chromedp.Click(chromedp.ID("rate-3")), chromedp.WaitVisible(chromedp.ID("summary-table"))); err != nil {
-		t.Fatalf("finish mock: %v", err)
-	}
-	CheckA11y(ctx, t, "mock summary with a recording")
-	summary := Eval[string](ctx, t, `document.querySelector('#row-1 .spoken').dataset.spokenMs`)
-	if n, _ := strconv.Atoi(summary); time.Duration(n)*time.Millisecond != mSpoken.Round(time.Millisecond) && n != int(mSpoken.Milliseconds()) {
-		t.Fatalf("summary says %s ms spoken, the page measured %v", summary, mSpoken)
+	// The study and the mock recordings are made at once, in two tabs (each records one loop
+	// of the file for its whole length).
+	mockTab := NewTab(t, ctx)
+	var card, studyID, mockID string
+	t.Run("record", func(t *testing.T) {
+		t.Run("study", func(t *testing.T) {
+			t.Parallel()
+			card, studyID = recordInStudy(ctx, t, app.URL)
+		})
+		t.Run("mock", func(t *testing.T) {
+			t.Parallel()
+			mockID = recordInMock(mockTab, t, app.URL)
+		})
+	})
+	if t.Failed() {
+		return
 	}
 
 	// A restart keeps both recordings.
@@ -189,6 +165,58 @@ func TestVoiceRecordStudyAndMock(t *testing.T) {
 		_, up, n := record(ctx, t, 40*time.Second)
 		t.Logf("40 s recording: %d bytes, upload %d ms", n, up)
 	}
+}
+
+// recordInStudy reveals a study card, records an answer, checks the measured spoken time and
+// both playbacks, and rates the card. It returns the card and the recording.
+func recordInStudy(ctx context.Context, t *testing.T, base string) (card, recording string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/study"), chromedp.WaitVisible(chromedp.ID("reveal")),
+		chromedp.Click(chromedp.ID("reveal")), chromedp.WaitVisible(chromedp.ID("rec-button"))); err != nil {
+		t.Fatalf("reveal: %v", err)
+	}
+	CheckA11y(ctx, t, "study with recorder")
+	card = Eval[string](ctx, t, `document.getElementById('study').dataset.card`)
+	spoken, upload, size := record(ctx, t, speechLength)
+	if !within20(spoken, speechVoiced) {
+		t.Fatalf("study: measured %v spoken, the file has %v voiced", spoken, speechVoiced)
+	}
+	local := awaitJS[float64](ctx, t, playMS+`()`)
+	recording = Eval[string](ctx, t, `document.getElementById('recorder').dataset.recordingId`)
+	server := awaitJS[float64](ctx, t, playMS+`('/recordings/`+recording+`')`)
+	t.Logf("study: spoken %v of %v voiced; upload %d ms, %d bytes for %v; playback local %.0f ms, from the server %.0f ms",
+		spoken, speechVoiced, upload, size, speechLength, local, server)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("rate-3")), chromedp.WaitNotPresent(chromedp.CSS(`#study[data-card="`+card+`"]`))); err != nil {
+		t.Fatalf("rate: %v", err)
+	}
+	return card, recording
+}
+
+// recordInMock answers a one-question mock out loud, then Done (which waits for the upload),
+// and checks the summary's spoken time. It returns the recording.
+func recordInMock(ctx context.Context, t *testing.T, base string) (recording string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/mock/new?seed=11&n=1&clock=soft&depth=basics"),
+		chromedp.WaitVisible(chromedp.ID("mock-start")), chromedp.Click(chromedp.ID("mock-start")),
+		chromedp.WaitVisible(chromedp.ID("rec-button"))); err != nil {
+		t.Fatalf("start mock: %v", err)
+	}
+	mSpoken, mUpload, mSize := record(ctx, t, speechLength)
+	if !within20(mSpoken, speechVoiced) {
+		t.Fatalf("mock: measured %v spoken, the file has %v voiced", mSpoken, speechVoiced)
+	}
+	t.Logf("mock: spoken %v; upload %d ms, %d bytes", mSpoken, mUpload, mSize)
+	recording = Eval[string](ctx, t, `document.getElementById('recorder').dataset.recordingId`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("answer-submit")), chromedp.WaitVisible(chromedp.ID("mock-review")),
+		chromedp.Click(chromedp.ID("rate-3")), chromedp.WaitVisible(chromedp.ID("summary-table"))); err != nil {
+		t.Fatalf("finish mock: %v", err)
+	}
+	CheckA11y(ctx, t, "mock summary with a recording")
+	summary := Eval[string](ctx, t, `document.querySelector('#row-1 .spoken').dataset.spokenMs`)
+	if n, _ := strconv.Atoi(summary); time.Duration(n)*time.Millisecond != mSpoken.Round(time.Millisecond) && n != int(mSpoken.Milliseconds()) {
+		t.Fatalf("summary says %s ms spoken, the page measured %v", summary, mSpoken)
+	}
+	return recording
 }
 
 // httpLogin signs in with a plain HTTP client, as another person on another device.
