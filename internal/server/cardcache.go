@@ -186,10 +186,16 @@ func (s *Server) renderSpliced(w http.ResponseWriter, r *http.Request, status in
 		s.fail(w, r, err)
 		return
 	}
+	writeGzipHTML(w, status, buf.Bytes())
+}
+
+// writeGzipHTML writes a page that is already gzipped; the compression middleware passes a
+// response with its own Content-Encoding through.
+func writeGzipHTML(w http.ResponseWriter, status int, gz []byte) {
 	h := w.Header()
-	h.Set("Content-Encoding", "gzip") // the compression middleware passes it through
+	h.Set("Content-Encoding", "gzip")
 	h.Add("Vary", "Accept-Encoding")
-	writeHTML(w, status, buf.Bytes())
+	writeHTML(w, status, gz)
 }
 
 func acceptsGzip(r *http.Request) bool {
@@ -215,10 +221,7 @@ func (s *Server) writeCachedPage(w http.ResponseWriter, r *http.Request, d *deck
 	case !ok || e.html == nil:
 		return false
 	case acceptsGzip(r) && e.gz != nil:
-		h := w.Header()
-		h.Set("Content-Encoding", "gzip")
-		h.Add("Vary", "Accept-Encoding")
-		writeHTML(w, http.StatusOK, e.gz)
+		writeGzipHTML(w, http.StatusOK, e.gz)
 	default:
 		writeHTML(w, http.StatusOK, e.html)
 	}
