@@ -84,12 +84,6 @@ func (f *figureCache) store(d *deck.Deck, key string, e cacheEntry) {
 	f.bytes += n
 }
 
-func (f *figureCache) get(d *deck.Deck, key string) ([]byte, bool) {
-	e, ok := f.entry(d, key)
-	return e.html, ok && e.html != nil
-}
-
-func (f *figureCache) put(d *deck.Deck, key string, b []byte) { f.store(d, key, cacheEntry{html: b}) }
 
 // cachedCardSimulation is cardSimulation with its output rendered once per card and deck. The
 // figure is kept compressed too, for pages assembled by renderSpliced.

@@ -172,3 +172,11 @@ func diffAt(a, b []byte) int {
 	}
 	return min(len(a), len(b))
 }
+
+// get and put are the tests' short forms of entry and store for plain markup.
+func (f *figureCache) get(d *deck.Deck, key string) ([]byte, bool) {
+	e, ok := f.entry(d, key)
+	return e.html, ok && e.html != nil
+}
+
+func (f *figureCache) put(d *deck.Deck, key string, b []byte) { f.store(d, key, cacheEntry{html: b}) }
