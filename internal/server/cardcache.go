@@ -84,7 +84,6 @@ func (f *figureCache) store(d *deck.Deck, key string, e cacheEntry) {
 	f.bytes += n
 }
 
-
 // cachedCardSimulation is cardSimulation with its output rendered once per card and deck. The
 // figure is kept compressed too, for pages assembled by renderSpliced.
 func (s *Server) cachedCardSimulation(r *http.Request, d *deck.Deck, c *deck.Card) (views.Slot, error) {
