@@ -45,6 +45,13 @@ var frontMatterKeys = []string{"id", "question", "topic", "tags", "timing", "sim
 // parseFrontMatter fills the card's front-matter fields, reporting problems at file lines
 // (offset is the file line of the YAML's first line).
 func parseFrontMatter(e *errs, src []byte, offset int, c *Card) {
+	if !fastFrontMatter(src, offset, c) { // fastyaml.go
+		yamlFrontMatter(e, src, offset, c)
+	}
+}
+
+// yamlFrontMatter is parseFrontMatter through the YAML parser: any front matter, every error.
+func yamlFrontMatter(e *errs, src []byte, offset int, c *Card) {
 	c.Timing = Timing{DefaultBasics, DefaultSolid, DefaultDeeper}
 	at := func(n ast.Node) int { return nodeLineYAML(n) + offset - 1 }
 
