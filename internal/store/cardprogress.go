@@ -33,8 +33,22 @@ var cardProgressSQL = `SELECT 0, ` + cardCols + nulls(progressWidth-8) + `
 
 func nulls(n int) string { return strings.Repeat(", NULL", n) }
 
-// CardProgress returns what CardState, ReviewHistory and CardRecordings return, in one query.
+// CardProgress returns what CardState, ReviewHistory and CardRecordings return, in one query,
+// kept in memory until the user's next write (progresscache.go). Its slices are shared:
+// callers must not change them.
 func (db *DB) CardProgress(ctx context.Context, userID int64, cardID string) (CardProgress, error) {
+	p, ok, t := db.progress.cachedCard(userID, cardID)
+	if ok {
+		return p, nil
+	}
+	p, err := db.loadCardProgress(ctx, userID, cardID)
+	if err == nil {
+		db.progress.putCard(userID, t, cardID, p)
+	}
+	return p, err
+}
+
+func (db *DB) loadCardProgress(ctx context.Context, userID int64, cardID string) (CardProgress, error) {
 	rows, err := db.query(ctx, cardProgressSQL, userID, cardID)
 	if err != nil {
 		return CardProgress{}, err

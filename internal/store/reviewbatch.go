@@ -114,6 +114,7 @@ func (db *DB) writeReviews() {
 		}
 		db.writeBatch(batch)
 		for _, j := range batch {
+			db.progress.drop(j.userID) // committed (or failed): progresscache.go
 			close(j.done)
 		}
 		clear(batch) // drop the requests' contexts and closures until the next batch

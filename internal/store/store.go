@@ -34,8 +34,9 @@ type DB struct {
 
 	rstmts, wstmts stmtCache // prepared.go
 	sessions       sessionCache
-	reviewq        reviewQueue  // reviewbatch.go
-	settings       settingCache // settingcache.go
+	reviewq        reviewQueue   // reviewbatch.go
+	settings       settingCache  // settingcache.go
+	progress       progressCache // progresscache.go
 }
 
 func dsn(path string, write bool) string {

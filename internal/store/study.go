@@ -114,8 +114,21 @@ func (db *DB) CardState(ctx context.Context, userID int64, cardID string) (c srs
 }
 
 // CardStates returns every stored card state of a user by card id, including cards no longer
-// in the deck.
+// in the deck. The map is shared (progresscache.go): callers must not change it.
 func (db *DB) CardStates(ctx context.Context, userID int64) (map[string]srs.Card, error) {
+	m, t := db.progress.cachedStates(userID)
+	if m != nil {
+		return m, nil
+	}
+	m, err := db.loadCardStates(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	db.progress.putStates(userID, t, m)
+	return m, nil
+}
+
+func (db *DB) loadCardStates(ctx context.Context, userID int64) (map[string]srs.Card, error) {
 	rows, err := db.query(ctx, `SELECT card_id, `+cardCols+` FROM card_states WHERE user_id = ?`, userID)
 	if err != nil {
 		return nil, err
@@ -153,7 +166,15 @@ func scanReview(row interface{ Scan(...any) error }) (Review, error) {
 
 // LastStudyReview returns the answer UndoLast would undo, or ErrNotFound.
 func (db *DB) LastStudyReview(ctx context.Context, userID int64) (Review, error) {
-	return scanReview(db.queryRow(ctx, lastStudyReviewSQL, userID))
+	v, err, ok, t := db.progress.cachedLast(userID)
+	if ok {
+		return v, err
+	}
+	v, err = scanReview(db.queryRow(ctx, lastStudyReviewSQL, userID))
+	if err == nil || errors.Is(err, ErrNotFound) {
+		db.progress.putLast(userID, t, v, err)
+	}
+	return v, err
 }
 
 var lastStudyReviewSQL = `SELECT ` + reviewCols + ` FROM review_log
@@ -168,6 +189,7 @@ func lastStudyReview(ctx context.Context, tx *sql.Tx, userID int64) (Review, err
 // at now. It returns the card's id; ErrNotFound when there is nothing to undo, study.ErrStale
 // when the card has been answered since (in a mock interview), which an undo would silently erase.
 func (db *DB) UndoLast(ctx context.Context, userID int64, now time.Time) (string, error) {
+	defer db.progress.drop(userID) // after the commit: progresscache.go
 	var cardID string
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		v, err := lastStudyReview(ctx, tx, userID)
@@ -238,6 +260,18 @@ func (db *DB) reviews(ctx context.Context, q string, args ...any) ([]Review, err
 // NewIntroducedSince counts the new cards a user first answered in study mode at or after since
 // (undone answers excluded): what the new-cards-per-day limit is checked against.
 func (db *DB) NewIntroducedSince(ctx context.Context, userID int64, since time.Time) (int, error) {
+	n, ok, t := db.progress.cachedNew(userID, since)
+	if ok {
+		return n, nil
+	}
+	n, err := db.loadNewIntroducedSince(ctx, userID, since)
+	if err == nil {
+		db.progress.putNew(userID, t, since, n)
+	}
+	return n, err
+}
+
+func (db *DB) loadNewIntroducedSince(ctx context.Context, userID int64, since time.Time) (int, error) {
 	var n int
 	err := db.queryRow(ctx, `SELECT count(DISTINCT card_id) FROM review_log
 		WHERE user_id = ? AND reviewed_at >= ? AND state_before = 0 AND mode = 'study' AND undone = 0`,

@@ -1,0 +1,152 @@
+package store
+
+import (
+	"sync"
+	"time"
+
+	"github.com/rehearse/rehearse/internal/srs"
+)
+
+// Every signed-in card page and study page read the user's own progress: the card states, one
+// card's answers and recordings, the new cards introduced today, the answer an undo would take
+// back. Those rows change only through this package's writes, so they are kept in memory once
+// read: each write of a user's answers or recordings drops that user's entry after it commits
+// and before it returns (reviewbatch.go, study.go, recordings.go), and a read that raced a write
+// is not stored. A page therefore never shows less than what its user's last acknowledged write
+// changed. Only another process writing the same file would go unseen, and none does: the
+// `rehearse` commands touch accounts, never progress.
+
+// progressWeightMax bounds the cache by the rows it holds (card states, answers, recordings:
+// about 100-200 bytes each); past it the cache starts again empty.
+const progressWeightMax = 100_000
+
+// progressCardsMax bounds the cards kept per user for the card page; past it they start again.
+const progressCardsMax = 128
+
+// progressUsersMax bounds the users kept; past it the cache starts again empty.
+const progressUsersMax = 4096
+
+type progressCache struct {
+	mu     sync.Mutex
+	epoch  uint64 // bumped when everything is dropped: older tickets are void
+	weight int
+	users  map[int64]*userProgress
+}
+
+// userProgress is what is known of one user; a nil or unset field is not loaded yet.
+type userProgress struct {
+	gen    uint64 // bumped by each write of the user's progress
+	weight int
+
+	states map[string]srs.Card // every card state; read-only once stored
+	cards  map[string]CardProgress
+
+	newSince time.Time // newCount counts the new cards introduced since newSince
+	newCount int
+	haveNew  bool
+
+	last     Review // the answer UndoLast would undo
+	lastErr  error  // nil or ErrNotFound
+	haveLast bool
+}
+
+// progressTicket names the state of an entry a read saw; a store with an outdated one is dropped.
+type progressTicket struct{ epoch, gen uint64 }
+
+// view runs fn on the user's entry (created empty if absent) and returns the ticket a store of
+// what the caller then loads must present.
+func (c *progressCache) view(userID int64, fn func(*userProgress)) progressTicket {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	u := c.users[userID]
+	if u == nil {
+		if c.users == nil || len(c.users) >= progressUsersMax {
+			c.epoch++
+			c.users, c.weight = map[int64]*userProgress{}, 0
+		}
+		u = &userProgress{}
+		c.users[userID] = u
+	}
+	fn(u)
+	return progressTicket{c.epoch, u.gen}
+}
+
+// store runs fn on the user's entry, with the rows it adds, unless the entry was written or
+// dropped since t was issued.
+func (c *progressCache) store(userID int64, t progressTicket, rows int, fn func(*userProgress)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	u := c.users[userID]
+	if u == nil || t.epoch != c.epoch || t.gen != u.gen {
+		return
+	}
+	if c.weight+rows > progressWeightMax {
+		c.epoch++
+		c.users, c.weight = nil, 0
+		return
+	}
+	fn(u)
+	u.weight += rows
+	c.weight += rows
+}
+
+// drop forgets what is known of the user's progress; call it after a write of it commits.
+func (c *progressCache) drop(userID int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if u := c.users[userID]; u != nil {
+		c.weight -= u.weight
+		*u = userProgress{gen: u.gen + 1}
+	}
+}
+
+// cachedStates is the user's card states if loaded.
+func (c *progressCache) cachedStates(userID int64) (map[string]srs.Card, progressTicket) {
+	var m map[string]srs.Card
+	t := c.view(userID, func(u *userProgress) { m = u.states })
+	return m, t
+}
+
+func (c *progressCache) putStates(userID int64, t progressTicket, m map[string]srs.Card) {
+	c.store(userID, t, len(m), func(u *userProgress) { u.states = m })
+}
+
+func (c *progressCache) cachedCard(userID int64, cardID string) (p CardProgress, ok bool, t progressTicket) {
+	t = c.view(userID, func(u *userProgress) { p, ok = u.cards[cardID] })
+	return p, ok, t
+}
+
+func (c *progressCache) putCard(userID int64, t progressTicket, cardID string, p CardProgress) {
+	c.store(userID, t, p.rows(), func(u *userProgress) {
+		if u.cards == nil || len(u.cards) >= progressCardsMax {
+			for _, old := range u.cards {
+				u.weight -= old.rows()
+				c.weight -= old.rows()
+			}
+			u.cards = map[string]CardProgress{}
+		}
+		u.cards[cardID] = p
+	})
+}
+
+func (c *progressCache) cachedNew(userID int64, since time.Time) (n int, ok bool, t progressTicket) {
+	t = c.view(userID, func(u *userProgress) {
+		n, ok = u.newCount, u.haveNew && u.newSince.Equal(since)
+	})
+	return n, ok, t
+}
+
+func (c *progressCache) putNew(userID int64, t progressTicket, since time.Time, n int) {
+	c.store(userID, t, 0, func(u *userProgress) { u.newSince, u.newCount, u.haveNew = since, n, true })
+}
+
+func (c *progressCache) cachedLast(userID int64) (v Review, err error, ok bool, t progressTicket) {
+	t = c.view(userID, func(u *userProgress) { v, err, ok = u.last, u.lastErr, u.haveLast })
+	return v, err, ok, t
+}
+
+func (c *progressCache) putLast(userID int64, t progressTicket, v Review, err error) {
+	c.store(userID, t, 1, func(u *userProgress) { u.last, u.lastErr, u.haveLast = v, err, true })
+}
+
+func (p CardProgress) rows() int { return 1 + len(p.History) + len(p.Recordings) }
