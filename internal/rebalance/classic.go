@@ -69,7 +69,7 @@ type classic struct {
 	// spareRevoked is the last finished round's revoked pairs, emptied, for the next round.
 	spareRevoked []memberItems
 	blockAt      []int64 // startRebalance's scratch
-	blockFn      []func()
+	blockAct     []act
 
 	eager      bool     // the group runs the eager protocol (Connect V0, consumers' EAGER)
 	mixed      bool     // this eager round has cooperative members too: they keep what they own
@@ -333,18 +333,18 @@ func (c *classic) startRebalance(why string) {
 	c.cur = &pending{triggers: []string{why}, start: s.now, revoked: c.spareRevoked}
 	c.spareRevoked = nil
 	// Every member hears of it at its next heartbeat: one block of events (see pushBlock).
-	ats, fns := c.blockAt[:0], c.blockFn[:0]
+	ats, acts := c.blockAt[:0], c.blockAct[:0]
 	for _, e := range c.live() {
 		if e.joined || !e.alive || e.m.entry != e {
 			continue
 		}
-		m, inc := e.m, e.m.inc
+		m := e.m
 		ats = append(ats, max(s.nextTick(m, s.now)+s.cfg.rpc, s.now))
-		fns = append(fns, func() { c.notified(m, inc, round) })
+		acts = append(acts, act{kind: actNotified, m: m, a: m.inc, b: round})
 	}
-	s.q.pushBlock(ats, fns)
-	clear(fns)
-	c.blockAt, c.blockFn = ats, fns[:0]
+	s.q.pushBlock(ats, acts)
+	clear(acts)
+	c.blockAt, c.blockAct = ats, acts[:0]
 	s.after(s.cfg.reb, func() { c.deadline(round) })
 	c.delaying, c.newJoiner = false, false
 	if wasEmpty && s.cfg.initDelay > 0 {
@@ -382,7 +382,7 @@ func (c *classic) notified(m *member, inc, round int) {
 	}
 	if m.pollBusyUntil > s.now {
 		// Consumers send JoinGroup from poll(); a stuck poll loop delays it.
-		s.at(m.pollBusyUntil, func() { c.notified(m, inc, round) })
+		s.atAct(m.pollBusyUntil, act{kind: actNotified, m: m, a: inc, b: round})
 		return
 	}
 	if e.eager {
@@ -404,11 +404,24 @@ func (c *classic) notified(m *member, inc, round int) {
 
 // sendJoin: m sends its JoinGroup in answer to a rebalance; it reaches the coordinator rpc_ms later.
 func (c *classic) sendJoin(m *member, inc int) {
-	c.s.after(c.s.cfg.rpc, func() {
-		if m.inc == inc && m.up {
+	c.s.afterAct(c.s.cfg.rpc, act{kind: actRejoin, m: m, a: inc})
+}
+
+// The classic protocol's typed acts: the events a round schedules for every member.
+const (
+	actNotified actKind = iota + 1 // a heartbeat response tells m (a: inc) of round b
+	actRejoin                      // m's JoinGroup (a: inc) in answer to a rebalance arrives
+)
+
+func (c *classic) fire(a act) {
+	switch m := a.m; a.kind {
+	case actNotified:
+		c.notified(m, a.a, a.b)
+	case actRejoin:
+		if m.inc == a.a && m.up {
 			c.join(m, " rejoins")
 		}
-	})
+	}
 }
 
 func (c *classic) deadline(round int) {

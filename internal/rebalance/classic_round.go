@@ -213,9 +213,11 @@ func (c *classic) stickyRound(ws []*entry) (lists [][]int32, revoke map[*entry][
 	s := c.s
 	lists, revoke, adds = make([][]int32, len(ws)), map[*entry][]int32{}, make([][]int32, len(ws))
 	owned := make([][]int32, len(ws))
+	keys := make([]int32, len(ws))
 	c.view() // updated item by item below
 	sum := 0
 	for i, e := range ws {
+		keys[i] = e.id
 		if c.assignor == asSticky {
 			// StickyAssignor sends its last assignment as user data; cooperative-sticky relies
 			// on the owned partitions, which an EAGER member has already revoked.
@@ -225,7 +227,7 @@ func (c *classic) stickyRound(ws []*entry) (lists [][]int32, revoke map[*entry][
 		}
 		sum += len(owned[i])
 	}
-	keep, add := s.stickyLists(owned, s.orphans(owned, sum), false)
+	keep, add := s.stickyLists(owned, s.orphans(keys, owned, sum), false)
 	from := map[int32]*entry{} // items given up by an over-quota member
 	for i, e := range ws {
 		if len(keep[i]) < len(owned[i]) {

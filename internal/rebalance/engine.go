@@ -52,7 +52,7 @@ type sim struct {
 	freeB     []int32 // unused batches
 
 	keepBuf, addBuf [][]int32 // stickyLists's scratch
-	claimed         []uint64  // orphans's scratch: a bit per item
+	claims          claims    // what orphans counted last
 
 	downtime, maxPause  int64
 	reprocMS            int64 // partition-milliseconds of records consumed but not committed when lost
@@ -99,9 +99,13 @@ func Run(ctx context.Context, sc Scenario, lim Limits) (res *Result, err error) 
 		if s.q.peek() > sc.DurationMS {
 			break
 		}
-		var fn func()
-		s.now, fn = s.q.pop()
-		fn()
+		var a act
+		s.now, a = s.q.pop()
+		if a.fn != nil {
+			a.fn()
+		} else {
+			s.group.fire(a)
+		}
 	}
 	if s.over != nil {
 		return nil, s.over
@@ -189,7 +193,11 @@ func deref(p *int64) int64 {
 }
 
 // at schedules fn at virtual time t (never in the past).
-func (s *sim) at(t int64, fn func()) { s.q.push(max(t, s.now), fn) }
+func (s *sim) at(t int64, fn func()) { s.q.push(max(t, s.now), act{fn: fn}) }
 
 // after schedules fn d from now, through the queue's lane for d.
-func (s *sim) after(d int64, fn func()) { s.q.pushAfter(d, max(s.now+d, s.now), fn) }
+func (s *sim) after(d int64, fn func()) { s.q.pushAfter(d, max(s.now+d, s.now), act{fn: fn}) }
+
+// atAct and afterAct are at and after for a typed act.
+func (s *sim) atAct(t int64, a act)    { s.q.push(max(t, s.now), a) }
+func (s *sim) afterAct(d int64, a act) { s.q.pushAfter(d, max(s.now+d, s.now), a) }

@@ -1,7 +1,6 @@
 package rebalance
 
 import (
-	"math/bits"
 	"slices"
 	"strconv"
 )
@@ -537,48 +536,4 @@ func (s *sim) lastCommit(m *member) int64 {
 		return -1 << 62
 	}
 	return m.commitBase + (s.now-m.commitBase)/iv*iv
-}
-
-// orphans lists the live items that no list in owned holds; sum is the lists' total length, and
-// when it covers every live item there can be none, so the scan is skipped.
-func (s *sim) orphans(owned [][]int32, sum int) []int32 {
-	if sum == s.liveCount {
-		return nil
-	}
-	out := make([]int32, 0, max(s.liveCount-sum, 0)) // the orphans' number when lists are disjoint
-	// A bit per item marks the owned ones: small enough to stay in cache while the lists,
-	// scattered over the items, are marked.
-	words := (len(s.items) + 63) / 64
-	if cap(s.claimed) < words {
-		s.claimed = make([]uint64, words)
-	}
-	claimed := s.claimed[:words]
-	clear(claimed)
-	for _, o := range owned {
-		for _, it := range o {
-			claimed[it>>6] |= 1 << (it & 63)
-		}
-	}
-	if len(s.groups) == 1 && !s.groups[0].dirty {
-		// One group holding every item, each live: its list is 0, 1, 2, ... so the unmarked
-		// bits, read a word at a time, are the orphans in the same order.
-		for w, word := range claimed {
-			free := ^word
-			if n := len(s.items) - 64*w; n < 64 {
-				free &= 1<<n - 1
-			}
-			for ; free != 0; free &= free - 1 {
-				out = append(out, int32(64*w+bits.TrailingZeros64(free)))
-			}
-		}
-		return out
-	}
-	for g := range s.groups {
-		for _, it := range s.liveItems(g) {
-			if claimed[it>>6]&(1<<(it&63)) == 0 {
-				out = append(out, it)
-			}
-		}
-	}
-	return out
 }

@@ -134,12 +134,13 @@ func (k *kip848) compute() {
 		return
 	}
 	owned := make([][]int32, len(live))
+	keys := make([]int32, len(live))
 	sum := 0
 	for i, e := range live {
-		owned[i] = k.targetOf[e.id]
+		owned[i], keys[i] = k.targetOf[e.id], e.id
 		sum += len(owned[i])
 	}
-	orphans := s.orphans(owned, sum)
+	orphans := s.orphans(keys, owned, sum)
 	keep, add := s.stickyLists(owned, orphans, false)
 	clear(k.targetOf)
 	for _, it := range orphans {
@@ -192,6 +193,8 @@ func (k *kip848) bump(why string, except *kentry) {
 	}
 	k.check()
 }
+
+func (k *kip848) fire(act) {} // KIP-848 schedules closures only
 
 func (k *kip848) scheduleHB(e *kentry, at int64) {
 	if e.hbAt >= 0 && e.hbAt <= at {

@@ -11,4 +11,5 @@ type groupProtocol interface {
 	pollReturned(m *member)               // the stuck poll loop returns: the client rejoins
 	configChanged(why string)             // partitions or tasks were added or removed
 	settled() bool                        // no round is in progress or pending
+	fire(a act)                           // runs a typed act the protocol scheduled
 }

@@ -5,13 +5,26 @@ import (
 	"slices"
 )
 
-// event is a pending closure at a virtual time; seq keeps events at one time in the order they
+// event is a pending act at a virtual time; seq keeps events at one time in the order they
 // were scheduled, which makes every run deterministic.
 type event struct {
 	at  int64
 	seq uint64
-	fn  int32 // index into queue.fns: the heap itself stays pointer-free
+	fn  int32 // index into queue.acts: the heap itself stays pointer-free
 }
+
+// act is what an event does: a closure, or, for the events every round schedules once per
+// member, a kind the protocol runs (groupProtocol.fire) with its arguments, which allocates
+// nothing.
+type act struct {
+	fn   func() // nil for a typed act
+	kind actKind
+	m    *member
+	a, b int // the kind's arguments
+}
+
+// actKind names a typed act; each protocol defines its own.
+type actKind uint8
 
 // before orders events by (at, seq). seq is unique, so the pop order is fully determined by the
 // keys and does not depend on the heap's shape.
@@ -19,7 +32,7 @@ func (e event) before(o event) bool {
 	return e.at < o.at || e.at == o.at && e.seq < o.seq
 }
 
-// queue is the simulation's agenda: closures by virtual time, slots reused.
+// queue is the simulation's agenda: acts by virtual time, slots reused.
 //
 // h is a 4-ary min-heap typed to event rather than container/heap: the interface calls
 // (Less, Swap through heap.Interface) were 10-20 % of big runs, and four children per node
@@ -32,7 +45,7 @@ func (e event) before(o event) bool {
 type queue struct {
 	h     []event
 	lanes []lane
-	fns   []func()
+	acts  []act
 	free  []int32
 	seq   uint64
 	n     int     // events pending, in the heap and the lanes
@@ -53,31 +66,31 @@ const arity = 4
 
 func (q *queue) len() int { return q.n }
 
-// slot stores fn and returns its index.
-func (q *queue) slot(fn func()) int32 {
+// slot stores a and returns its index.
+func (q *queue) slot(a act) int32 {
 	q.seq++
 	q.n++
 	if n := len(q.free); n > 0 {
 		s := q.free[n-1]
 		q.free = q.free[:n-1]
-		q.fns[s] = fn
+		q.acts[s] = a
 		return s
 	}
-	q.fns = append(q.fns, fn)
-	return int32(len(q.fns) - 1)
+	q.acts = append(q.acts, a)
+	return int32(len(q.acts) - 1)
 }
 
-// push schedules fn at time at.
-func (q *queue) push(at int64, fn func()) {
-	slot := q.slot(fn)
+// push schedules a at time at.
+func (q *queue) push(at int64, a act) {
+	slot := q.slot(a)
 	q.h = append(q.h, event{})
 	q.up(len(q.h)-1, event{at: at, seq: q.seq, fn: slot})
 }
 
-// pushAfter schedules fn at time at, which is d after the current time: at never decreases
+// pushAfter schedules a at time at, which is d after the current time: at never decreases
 // from one call with this d to the next.
-func (q *queue) pushAfter(d, at int64, fn func()) {
-	slot := q.slot(fn)
+func (q *queue) pushAfter(d, at int64, a act) {
+	slot := q.slot(a)
 	i := 0
 	for i < len(q.lanes) && (q.lanes[i].block || q.lanes[i].d != d) {
 		i++
@@ -95,11 +108,11 @@ func (q *queue) pushAfter(d, at int64, fn func()) {
 	l.ev = append(l.ev, event{at: at, seq: q.seq, fn: slot})
 }
 
-// pushBlock does what push(ats[k], fns[k]) for k = 0, 1, ... would, each time at least the
+// pushBlock does what push(ats[k], acts[k]) for k = 0, 1, ... would, each time at least the
 // current time, except that the block's sequence numbers are handed out in (time, k) order.
 // They are consecutive either way, so every pop order is the same, and the block becomes a
 // sorted lane instead of len(ats) heap entries.
-func (q *queue) pushBlock(ats []int64, fns []func()) {
+func (q *queue) pushBlock(ats []int64, acts []act) {
 	if len(ats) == 0 {
 		return
 	}
@@ -111,7 +124,7 @@ func (q *queue) pushBlock(ats []int64, fns []func()) {
 	l := lane{block: true, ev: q.spare[:0]}
 	q.spare = nil
 	for _, k := range order {
-		slot := q.slot(fns[k])
+		slot := q.slot(acts[k])
 		l.ev = append(l.ev, event{at: ats[k], seq: q.seq, fn: slot})
 	}
 	q.lanes = append(q.lanes, l)
@@ -176,8 +189,8 @@ func (q *queue) peek() int64 {
 	return e.at
 }
 
-// pop removes the earliest event and returns its time and closure.
-func (q *queue) pop() (int64, func()) {
+// pop removes the earliest event and returns its time and act.
+func (q *queue) pop() (int64, act) {
 	i, e := q.top()
 	if i >= 0 {
 		l := &q.lanes[i]
@@ -194,8 +207,8 @@ func (q *queue) pop() (int64, func()) {
 		}
 	}
 	q.n--
-	fn := q.fns[e.fn]
-	q.fns[e.fn] = nil
+	a := q.acts[e.fn]
+	q.acts[e.fn] = act{}
 	q.free = append(q.free, e.fn)
-	return e.at, fn
+	return e.at, a
 }

@@ -18,8 +18,8 @@ func TestQueuePopsInTimeThenScheduleOrder(t *testing.T) {
 	var model []want
 	id := 0
 	check := func() {
-		at, fn := q.pop()
-		fn() // sets popped to the event's id
+		at, a := q.pop()
+		a.fn() // sets popped to the event's id
 		got := popped
 		w := model[0]
 		model = model[1:]
@@ -34,7 +34,7 @@ func TestQueuePopsInTimeThenScheduleOrder(t *testing.T) {
 		}
 		at := int64(r.IntN(50)) // few distinct times: many ties
 		n := id
-		q.push(at, func() { popped = n })
+		q.push(at, act{fn: func() { popped = n }})
 		// Insert after every entry with at <= this one: ties keep push order.
 		i, _ := slices.BinarySearchFunc(model, at+1, func(w want, t int64) int { return int(w.at - t) })
 		model = slices.Insert(model, i, want{at, n})
@@ -65,8 +65,8 @@ func TestQueueLanesKeepTimeThenScheduleOrder(t *testing.T) {
 	now, id := int64(0), 0
 	for step := 0; step < 50000; step++ {
 		if len(model) > 0 && r.IntN(2) == 0 {
-			at, fn := q.pop()
-			fn()
+			at, a := q.pop()
+			a.fn()
 			w := model[0]
 			model = model[1:]
 			if at != w.at || popped != w.id {
@@ -78,10 +78,10 @@ func TestQueueLanesKeepTimeThenScheduleOrder(t *testing.T) {
 		if r.IntN(10) == 0 {
 			// A block: as if each were pushed in turn, with many tied times.
 			var ats []int64
-			var fns []func()
+			var fns []act
 			for k := range r.IntN(30) {
 				n, at := id+k, now+int64(r.IntN(25))
-				ats, fns = append(ats, at), append(fns, func() { popped = n })
+				ats, fns = append(ats, at), append(fns, act{fn: func() { popped = n }})
 				i, _ := slices.BinarySearchFunc(model, at+1, func(w want, t int64) int { return int(w.at - t) })
 				model = slices.Insert(model, i, want{at, n})
 			}
@@ -93,11 +93,11 @@ func TestQueueLanesKeepTimeThenScheduleOrder(t *testing.T) {
 		var at int64
 		if r.IntN(3) == 0 {
 			at = now + int64(r.IntN(40))
-			q.push(at, func() { popped = n })
+			q.push(at, act{fn: func() { popped = n }})
 		} else {
 			d := []int64{0, 5, 5, 20, -3}[r.IntN(5)] // few delays, some zero or negative
 			at = max(now+d, now)
-			q.pushAfter(d, at, func() { popped = n })
+			q.pushAfter(d, at, act{fn: func() { popped = n }})
 		}
 		i, _ := slices.BinarySearchFunc(model, at+1, func(w want, t int64) int { return int(w.at - t) })
 		model = slices.Insert(model, i, want{at, n})
@@ -107,8 +107,8 @@ func TestQueueLanesKeepTimeThenScheduleOrder(t *testing.T) {
 		}
 	}
 	for len(model) > 0 {
-		at, fn := q.pop()
-		fn()
+		at, a := q.pop()
+		a.fn()
 		if w := model[0]; at != w.at || popped != w.id {
 			t.Fatalf("drain: pop = (%d, #%d), want (%d, #%d)", at, popped, w.at, w.id)
 		}
