@@ -12,11 +12,21 @@ func BenchmarkPage(b *testing.B) {
 	head := []byte(strings.Repeat(`<a href="/study" class="nav">Study</a><span id="count-new">12</span> `, 40))
 	tail := head[:800]
 	part := NewPart([]byte(strings.Repeat(`<li><p>Every member revokes <strong>all</strong> partitions</p></li>`, 900)))
+	for _, memo := range []*Memo{nil, NewMemo(1 << 20)} {
+		name := "compressed"
+		if memo != nil {
+			name = "memo"
+		}
+		b.Run(name, func(b *testing.B) { benchPage(b, memo, head, tail, part) })
+	}
+}
+
+func benchPage(b *testing.B, memo *Memo, head, tail []byte, part *Part) {
 	var out bytes.Buffer
 	b.ReportAllocs()
 	for b.Loop() {
 		out.Reset()
-		w := NewWriter(&out)
+		w := NewWriter(&out, memo)
 		w.Write(head)
 		w.Splice(part)
 		w.Write(tail)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"hash/crc32"
+	"hash/maphash"
 	"io"
 	"math/rand/v2"
 	"strings"
@@ -27,26 +28,34 @@ func TestCombineMatchesChecksumOfConcatenation(t *testing.T) {
 	}
 }
 
-// piece is either markup written through the writer or a part spliced in.
+// piece is markup written through the writer, a part spliced in, or volatile markup.
 type piece struct {
-	text    string
-	spliced bool
+	text     string
+	spliced  bool
+	volatile bool
 }
 
 func build(t *testing.T, pieces []piece) (gz []byte, plain string) {
+	return buildMemo(t, nil, pieces)
+}
+
+func buildMemo(t *testing.T, memo *Memo, pieces []piece) (gz []byte, plain string) {
 	t.Helper()
 	var out bytes.Buffer
-	w := NewWriter(&out)
+	w := NewWriter(&out, memo)
 	var all strings.Builder
 	for _, p := range pieces {
 		all.WriteString(p.text)
-		if p.spliced {
-			if err := w.Splice(NewPart([]byte(p.text))); err != nil {
-				t.Fatal(err)
-			}
-			continue
+		var err error
+		switch {
+		case p.spliced:
+			err = w.Splice(NewPart([]byte(p.text)))
+		case p.volatile:
+			_, err = w.WriteVolatile([]byte(p.text))
+		default:
+			_, err = io.WriteString(w, p.text)
 		}
-		if _, err := io.WriteString(w, p.text); err != nil {
+		if err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -84,14 +93,65 @@ func TestSplicedStreamDecompressesToTheMarkup(t *testing.T) {
 		"interleaved":        {{text: row}, {text: row, spliced: true}, {text: row}, {text: row, spliced: true}, {text: row}},
 		"empty part":         {{text: "a"}, {text: "", spliced: true}, {text: "b"}},
 		"big part":           {{text: "<p>"}, {text: strings.Repeat(row, 50), spliced: true}, {text: "</p>"}},
+		"volatile":           {{text: row}, {text: "1733058453123", volatile: true}, {text: row}, {text: row, spliced: true}},
+		"volatile only":      {{text: "17", volatile: true}, {text: "", volatile: true}, {text: "33", volatile: true}},
+		"big volatile":       {{text: row}, {text: strings.Repeat(row, 50), volatile: true}, {text: "end"}},
+		"many writes":        {{text: row}, {text: row}, {text: "x"}, {text: row, spliced: true}, {text: "y"}, {text: row}},
+		"big segment":        {{text: strings.Repeat(row, 50)}, {text: row, spliced: true}},
 	}
+	memo := NewMemo(1 << 20)
 	for name, pieces := range cases {
 		t.Run(name, func(t *testing.T) {
 			gz, want := build(t, pieces)
 			if got := gunzip(t, gz); got != want {
 				t.Fatalf("decompressed %d bytes, want %d; first difference at %d", len(got), len(want), firstDiff(got, want))
 			}
+			// With a memo: the first stream fills it, the second is made of what it kept, and
+			// both are the same bytes as without one.
+			for i := range 2 {
+				if mgz, _ := buildMemo(t, memo, pieces); !bytes.Equal(mgz, gz) {
+					t.Fatalf("stream %d with a memo differs from the one without (%d and %d bytes)", i, len(mgz), len(gz))
+				}
+			}
 		})
+	}
+}
+
+func TestMemoHitsOnlyTheSameBytes(t *testing.T) {
+	m := NewMemo(1 << 20)
+	seg := []byte(strings.Repeat("<nav>sam</nav>", 10))
+	if m.lookup(seg) != nil {
+		t.Fatal("an empty memo had the segment")
+	}
+	m.store(seg, []byte("blocks"))
+	if string(m.lookup(seg)) != "blocks" {
+		t.Fatal("a stored segment was not found")
+	}
+	other := []byte(strings.Repeat("<nav>kim</nav>", 10))
+	if m.lookup(other) != nil {
+		t.Fatal("another segment hit")
+	}
+	// Two segments with one hash: the second must not get the first's blocks.
+	m.m[maphash.Bytes(m.seed, other)] = memoEntry{raw: seg, deflated: []byte("blocks")}
+	if m.lookup(other) != nil {
+		t.Fatal("a hash collision was taken for a hit")
+	}
+}
+
+func TestMemoStaysWithinItsBound(t *testing.T) {
+	m := NewMemo(10_000)
+	for i := range 1000 {
+		m.store([]byte(strings.Repeat(string(rune('a'+i%26)), 100+i)), make([]byte, 50))
+		if m.bytes > m.max {
+			t.Fatalf("after %d stores the memo holds %d bytes, over %d", i+1, m.bytes, m.max)
+		}
+	}
+	var sum int
+	for _, e := range m.m {
+		sum += len(e.raw) + len(e.deflated)
+	}
+	if sum != m.bytes {
+		t.Fatalf("the memo counts %d bytes and holds %d", m.bytes, sum)
 	}
 }
 
@@ -104,13 +164,19 @@ func TestWriterIsReusableAfterClose(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	w := NewWriter(&out)
+	w := NewWriter(&out, nil)
 	w.Close()
 	if _, err := w.Write([]byte("x")); err == nil {
 		t.Error("Write after Close succeeded")
 	}
 	if err := w.Splice(NewPart([]byte("x"))); err == nil {
 		t.Error("Splice after Close succeeded")
+	}
+	if _, err := w.WriteVolatile([]byte("x")); err == nil {
+		t.Error("WriteVolatile after Close succeeded")
+	}
+	if err := w.Close(); err == nil {
+		t.Error("a second Close succeeded")
 	}
 }
 

@@ -160,9 +160,17 @@ func splicedPart(p *gzpage.Part, fallback templ.Component) templ.Component {
 	})
 }
 
+// segmentMemo keeps the compressed form of the markup between parts, by its bytes (a user's
+// page header, a card page's progress section): seen again, it is not compressed again.
+var segmentMemo = gzpage.NewMemo(segmentMemoBytes)
+
+// segmentMemoBytes bounds it: a signed-in page has 3-4 segments of 1-4 KB, each kept with its
+// compressed form.
+const segmentMemoBytes = 2 << 20
+
 // renderSpliced is render for pages with parts kept compressed: for a client that accepts
-// gzip, the page's own markup is compressed at the fastest level and the parts are spliced in,
-// rather than the whole page compressed per request.
+// gzip, the page's own markup is compressed at the fastest level (or taken from segmentMemo)
+// and the parts are spliced in, rather than the whole page compressed per request.
 func (s *Server) renderSpliced(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
 	if !acceptsGzip(r) {
 		s.render(w, r, status, c)
@@ -170,7 +178,7 @@ func (s *Server) renderSpliced(w http.ResponseWriter, r *http.Request, status in
 	}
 	buf := templ.GetBuffer()
 	defer templ.ReleaseBuffer(buf)
-	gw := gzpage.NewWriter(buf)
+	gw := gzpage.NewWriter(buf, segmentMemo)
 	err := c.Render(context.WithValue(r.Context(), spliceKey{}, gw), gw)
 	if cerr := gw.Close(); err == nil {
 		err = cerr
