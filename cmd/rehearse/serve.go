@@ -92,7 +92,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	}
 	handler := srv.Handler()
 	servers := []*http.Server{newHTTPServer(handler, log)}
-	listeners := []net.Listener{ln}
+	listeners := []net.Listener{server.CoalescingListener(ln)} // a whole page in one write
 	if cfg.MetricsAddr != "" {
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)
 		if err != nil {
@@ -148,6 +148,7 @@ func newHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
 		ReadTimeout:       15 * time.Second,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       120 * time.Second,
+		ConnContext:       server.ConnContext, // with server.CoalescingListener
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 }

@@ -187,16 +187,16 @@ func (s *Server) renderSpliced(w http.ResponseWriter, r *http.Request, status in
 		s.fail(w, r, err)
 		return
 	}
-	writeGzipHTML(w, status, buf.Bytes())
+	writeGzipHTML(w, r, status, buf.Bytes())
 }
 
 // writeGzipHTML writes a page that is already gzipped; the compression middleware passes a
 // response with its own Content-Encoding through.
-func writeGzipHTML(w http.ResponseWriter, status int, gz []byte) {
+func writeGzipHTML(w http.ResponseWriter, r *http.Request, status int, gz []byte) {
 	h := w.Header()
 	h.Set("Content-Encoding", "gzip")
 	h.Add("Vary", "Accept-Encoding")
-	writeHTML(w, status, gz)
+	sendPage(w, r, status, gz) // coalesce.go: in one write
 }
 
 func acceptsGzip(r *http.Request) bool {
@@ -222,7 +222,7 @@ func (s *Server) writeCachedPage(w http.ResponseWriter, r *http.Request, d *deck
 	case !ok || e.html == nil:
 		return false
 	case acceptsGzip(r) && e.gz != nil:
-		writeGzipHTML(w, http.StatusOK, e.gz)
+		writeGzipHTML(w, r, http.StatusOK, e.gz)
 	default:
 		writeHTML(w, http.StatusOK, e.html)
 	}
