@@ -56,7 +56,7 @@ func TestMockStrictTwoQuestions(t *testing.T) {
 	// Type the first key point of the basics depth and finish with Ctrl+Enter inside the text box.
 	point := interview.Points(first, "basics")[0]
 	if err := chromedp.Do(ctx,
-		chromedp.SetValue(chromedp.ID("typed"), first.Answer[point].Text),
+		chromedp.SetValue(chromedp.ID("typed"), first.Answer[point].Text()),
 		chromedp.Focus(chromedp.ID("typed")),
 		chromedp.KeyEvent("\r", chromedp.KeyModifiers(chromedp.ModifierCtrl)),
 		chromedp.WaitVisible(chromedp.ID("mock-review")),
@@ -200,7 +200,7 @@ func TestMockEmptyEasyScoresBelowRealGood(t *testing.T) {
 	}
 	var said []string
 	for _, b := range second.Answer {
-		said = append(said, b.Text)
+		said = append(said, b.Text())
 	}
 	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("typed"), strings.Join(said, ". ")),
 		chromedp.Click(chromedp.ID("answer-submit")), chromedp.WaitVisible(chromedp.ID("mock-review")),

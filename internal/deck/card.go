@@ -32,13 +32,24 @@ type Simulation struct {
 	Expect    []Expectation  // claims about the result, checked by `rehearse check`
 }
 
-// Block is one piece of a card's markdown: its plain text (for search and answer checks), known
-// once the card is parsed, and its HTML, rendered with the rest of the card's on first use.
+// Block is one piece of a card's markdown: its plain text (for search and answer checks) and its
+// HTML. A card the line scanner read at load (scan.go) gets both on first use; a card goldmark
+// parsed at load knows its text from then on.
 type Block struct {
-	Text string
-
+	text string    // for a block built in code (TextBlock)
 	html *cardHTML // nil for a block built in code, which has no HTML
-	i    int       // index of this block's HTML in html
+	i    int       // index of this block's HTML and text in html
+}
+
+// TextBlock is a block of plain text with no HTML, for cards built in code.
+func TextBlock(text string) Block { return Block{text: text} }
+
+// Text is the block's plain text: its words without markup, one line per paragraph or item.
+func (b Block) Text() string {
+	if b.html == nil {
+		return b.text
+	}
+	return b.html.text(b.i)
 }
 
 // HTML is the block rendered to safe HTML (raw HTML in the markdown escaped, code highlighted).
@@ -77,10 +88,11 @@ type Card struct {
 	FollowUps   []FollowUp
 	Pitfalls    []Block
 
-	idLine     int         // file line of the id, for duplicate-id errors
-	spokenLine [2]int      // file lines of the Basics and Solid answer headings, for length errors
-	spokenCode [2][]string // code in the Basics and Solid answers (spans and blocks), for errors
-	cardLinks  []string    // ids linked as /cards/<id> from the rendered blocks, in file order
-	codeLangs  []string    // languages named by fenced code blocks, for WarmUp
-	html       *cardHTML
+	idLine      int         // file line of the id, for duplicate-id errors
+	spokenLine  [2]int      // file lines of the Basics and Solid answer headings, for length errors
+	spokenWords [2]int      // words of the Basics and Solid answers (SpokenWords of their text)
+	spokenCode  [2][]string // code in the Basics and Solid answers (spans and blocks), for errors
+	cardLinks   []string    // ids linked as /cards/<id> from the rendered blocks, in file order
+	codeLangs   []string    // languages named by fenced code blocks, for WarmUp
+	html        *cardHTML
 }

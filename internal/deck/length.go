@@ -47,13 +47,12 @@ func checkSpoken(c *Card) ErrorList {
 	var out ErrorList
 	for i, s := range []struct {
 		name   string
-		b      Block
 		target time.Duration
-	}{{SectionNames[secBasics], c.Basics, c.Timing.Basics}, {SectionNames[secSolid], c.Solid, c.Timing.Solid}} {
+	}{{SectionNames[secBasics], c.Timing.Basics}, {SectionNames[secSolid], c.Timing.Solid}} {
 		add := func(format string, args ...any) {
 			out = append(out, Error{File: c.File, Line: c.spokenLine[i], Msg: fmt.Sprintf("section %q ", s.name) + fmt.Sprintf(format, args...)})
 		}
-		if words, most := SpokenWords(s.b.Text), maxSpokenWords(s.target); words > most {
+		if words, most := c.spokenWords[i], maxSpokenWords(s.target); words > most {
 			add("runs %d words, about %s at %d words a minute: more than %d%% over its %s target (at most %d words); shorten it",
 				words, SpokenDuration(words).Round(time.Second), SpeakingWPM, lengthSlackPercent, s.target, most)
 		}

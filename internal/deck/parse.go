@@ -64,7 +64,10 @@ func parse(path string, src []byte, render bool) (card *Card, errList ErrorList)
 	return c, nil
 }
 
-func parseCard(e *errs, src []byte) *Card {
+func parseCard(e *errs, src []byte) *Card { return parseCardWith(e, src, true) }
+
+// parseCardWith is parseCard; scan false leaves the line scanner out (tests compare the two).
+func parseCardWith(e *errs, src []byte, scan bool) *Card {
 	if bytes.Contains(src, []byte("\r\n")) { // src itself may be shared (readFile): never written
 		src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
 	}
@@ -81,9 +84,15 @@ func parseCard(e *errs, src []byte) *Card {
 		}
 	}
 	c.html = &cardHTML{file: e.file, body: body, firstLine: bodyLine}
+	if scan && len(e.list) == 0 && quickBody(c, body, bodyLine) { // scan.go
+		return c
+	}
 	p := &bodyParser{e: e, src: body, firstLine: bodyLine, card: c.html}
 	p.parse(c)
 	c.cardLinks, c.codeLangs = p.links, p.langs
+	c.html.texts, c.html.links = p.texts, p.links
+	c.html.textOnce.Do(func() {})
+	c.spokenWords = [2]int{SpokenWords(c.Basics.Text()), SpokenWords(c.Solid.Text())}
 	return c
 }
 
@@ -102,6 +111,7 @@ type bodyParser struct {
 	out   []template.HTML // rendered blocks (render pass)
 	links []string        // ids of /cards/ links (text pass)
 	langs []string        // languages of fenced code (text pass)
+	texts []string        // the blocks' text (text pass)
 }
 
 type section struct {
@@ -318,7 +328,7 @@ func (p *bodyParser) render(at ast.Node, nodes ...ast.Node) Block {
 	b := Block{html: p.card, i: p.n}
 	p.n++
 	if !p.html {
-		b.Text = blockText(p.src, nodes)
+		p.texts = append(p.texts, blockText(p.src, nodes))
 		for _, n := range nodes {
 			_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 				switch v := n.(type) {

@@ -35,7 +35,7 @@ func TestParseValidCard(t *testing.T) {
 	}
 
 	if len(c.Answer) != 2 || c.Answer[0].HTML() != "Any membership change stopped <strong>every</strong> task in the cluster" ||
-		c.Answer[0].Text != "Any membership change stopped every task in the cluster" {
+		c.Answer[0].Text() != "Any membership change stopped every task in the cluster" {
 		t.Errorf("answer = %+v", c.Answer)
 	}
 	// Raw HTML is shown as text, never passed through.
@@ -55,23 +55,23 @@ func TestParseValidCard(t *testing.T) {
 	if !strings.Contains(ex, "<table>") || !strings.Contains(ex, "<td>eager</td>") {
 		t.Errorf("table not rendered: %s", ex)
 	}
-	if !strings.Contains(c.Explanation.Text, "Stopping everything is expensive.") || strings.Contains(c.Explanation.Text, "<em>") {
-		t.Errorf("explanation text = %q", c.Explanation.Text)
+	if !strings.Contains(c.Explanation.Text(), "Stopping everything is expensive.") || strings.Contains(c.Explanation.Text(), "<em>") {
+		t.Errorf("explanation text = %q", c.Explanation.Text())
 	}
-	if c.Basics.Text != "Under eager rebalancing every worker gives up all of its connectors and tasks." {
-		t.Errorf("basics = %q", c.Basics.Text)
+	if c.Basics.Text() != "Under eager rebalancing every worker gives up all of its connectors and tasks." {
+		t.Errorf("basics = %q", c.Basics.Text())
 	}
-	if c.Solid.Text != "Each worker revokes everything, rejoins, and waits for the leader.\nOnly then does work resume." {
-		t.Errorf("solid = %q", c.Solid.Text)
+	if c.Solid.Text() != "Each worker revokes everything, rejoins, and waits for the leader.\nOnly then does work resume." {
+		t.Errorf("solid = %q", c.Solid.Text())
 	}
-	if c.Deeper[0].Text != "Knows that eager stops all tasks." || c.Deeper[3].Text != "Designs around it with KIP-415 settings." {
+	if c.Deeper[0].Text() != "Knows that eager stops all tasks." || c.Deeper[3].Text() != "Designs around it with KIP-415 settings." {
 		t.Errorf("deeper = %+v", c.Deeper)
 	}
 	if len(c.FollowUps) != 2 || c.FollowUps[1].Question != "Is there a delay?" ||
 		!strings.Contains(string(c.FollowUps[1].Answer.HTML()), "<code>scheduled.rebalance.max.delay.ms</code>") {
 		t.Errorf("follow-ups = %+v", c.FollowUps)
 	}
-	if len(c.Pitfalls) != 1 || c.Pitfalls[0].Text != "Saying only the departed worker's tasks stop." {
+	if len(c.Pitfalls) != 1 || c.Pitfalls[0].Text() != "Saying only the departed worker's tasks stop." {
 		t.Errorf("pitfalls = %+v", c.Pitfalls)
 	}
 }

@@ -19,14 +19,18 @@ import (
 const renderNotice = template.HTML(`<p class="render-error">This part of the card could not be shown; ` +
 	"<code>rehearse check</code> on the deck names the problem.</p>\n")
 
-// cardHTML is a card's rendered blocks, in the order the parser meets them.
+// cardHTML is a card's rendered blocks, in the order the parser meets them, and their text.
 type cardHTML struct {
-	once      sync.Once
+	once      sync.Once // the render
+	textOnce  sync.Once // texts (and links): done at load unless the line scanner read the card
 	file      string
 	body      []byte // the markdown body, until rendered
 	firstLine int    // file line of body[0]
 	blocks    []template.HTML
 	errs      ErrorList
+	quick     bool     // read by the line scanner (scan.go): texts and links come from goldmark on first use
+	texts     []string // each block's plain text
+	links     []string // ids of /cards/ links, exactly (the scanner's are a superset)
 }
 
 func (h *cardHTML) block(i int) template.HTML {
@@ -37,7 +41,34 @@ func (h *cardHTML) block(i int) template.HTML {
 	return renderNotice
 }
 
+func (h *cardHTML) text(i int) string {
+	h.textOnce.Do(h.parseText)
+	if i < len(h.texts) {
+		return h.texts[i]
+	}
+	return ""
+}
+
+// exactLinks is the card's /cards/ link ids as goldmark finds them.
+func (h *cardHTML) exactLinks() []string {
+	h.textOnce.Do(h.parseText)
+	return h.links
+}
+
+// parseText runs the text pass over a card the line scanner read: its blocks' text and links.
+func (h *cardHTML) parseText() {
+	defer func() {
+		if r := recover(); r != nil { // the card parsed at load, so only a goldmark bug lands here
+			h.texts = nil
+		}
+	}()
+	p := &bodyParser{e: &errs{file: h.file}, src: h.body, firstLine: h.firstLine, card: h}
+	p.parse(&Card{})
+	h.texts, h.links = p.texts, p.links
+}
+
 func (h *cardHTML) render() {
+	h.textOnce.Do(h.parseText) // before the body goes
 	defer func() {
 		if r := recover(); r != nil { // a failure outside any one block: nothing is shown
 			h.blocks, h.errs = nil, ErrorList{{File: h.file, Line: h.firstLine, Msg: fmt.Sprintf("internal error while rendering: %v", r)}}

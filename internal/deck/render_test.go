@@ -50,7 +50,7 @@ func TestLazyRenderMatchesParse(t *testing.T) {
 			t.Fatalf("%s: %d blocks, Parse made %d", c.File, len(lazy), len(want))
 		}
 		for i := range lazy {
-			if lazy[i].Text != want[i].Text || lazy[i].HTML() != want[i].HTML() || lazy[i].HTML() == "" {
+			if lazy[i].Text() != want[i].Text() || lazy[i].HTML() != want[i].HTML() || lazy[i].HTML() == "" {
 				t.Errorf("%s block %d differs:\nlazy  %q\nParse %q", c.File, i, lazy[i].HTML(), want[i].HTML())
 			}
 		}

@@ -70,15 +70,15 @@ func fieldText(c *Card, f int) string {
 	case 1:
 		answers := make([]string, len(c.Answer))
 		for i, a := range c.Answer {
-			answers[i] = a.Text
+			answers[i] = a.Text()
 		}
 		return strings.Join(answers, "\n")
 	case 2:
-		return c.Basics.Text
+		return c.Basics.Text()
 	case 3:
-		return c.Solid.Text
+		return c.Solid.Text()
 	default:
-		return c.Explanation.Text
+		return c.Explanation.Text()
 	}
 }
 

@@ -36,8 +36,8 @@ func TestOverlayReplacesAndAdds(t *testing.T) {
 	if err != nil || d.Len() != 2 {
 		t.Fatalf("overlaid deck: %v", err)
 	}
-	if !strings.Contains(d.Cards[1].Answer[0].Text, "Edited in the app") {
-		t.Errorf("override not applied: %q", d.Cards[1].Answer[0].Text)
+	if !strings.Contains(d.Cards[1].Answer[0].Text(), "Edited in the app") {
+		t.Errorf("override not applied: %q", d.Cards[1].Answer[0].Text())
 	}
 	// The base is untouched.
 	if b, _ := base.ReadFile("kafka/eager.md"); string(b) != string(src) {

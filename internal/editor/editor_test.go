@@ -20,7 +20,7 @@ func bundled(t *testing.T) *deck.Deck {
 func TestTemplateIsACompleteCard(t *testing.T) {
 	d := bundled(t)
 	c, errs := Check(d, Target{Path: "03-eager/my-card.md"}, []byte(Template("my-card", "Eager rebalancing")), nil)
-	if errs != nil || c.ID != "my-card" || len(c.FollowUps) != 1 || len(c.Pitfalls) != 1 || c.Deeper[3].Text == "" {
+	if errs != nil || c.ID != "my-card" || len(c.FollowUps) != 1 || len(c.Pitfalls) != 1 || c.Deeper[3].Text() == "" {
 		t.Fatalf("template: %v %+v", errs, c)
 	}
 }

@@ -60,8 +60,8 @@ func TestImportComplete(t *testing.T) {
 	if len(c.Answer) != 4 || len(c.Pitfalls) != 2 || len(c.FollowUps) != 2 {
 		t.Errorf("answer %d, pitfalls %d, follow-ups %d", len(c.Answer), len(c.Pitfalls), len(c.FollowUps))
 	}
-	if !strings.HasPrefix(c.Basics.Text, "With static membership each consumer") {
-		t.Errorf("timing prefix not removed: %q", c.Basics.Text)
+	if !strings.HasPrefix(c.Basics.Text(), "With static membership each consumer") {
+		t.Errorf("timing prefix not removed: %q", c.Basics.Text())
 	}
 	// Headings restored and demoted; inline lists restored.
 	for _, want := range []string{
@@ -86,8 +86,8 @@ func TestImportOtherTimings(t *testing.T) {
 	if c.Timing != (deck.Timing{Basics: 30 * time.Second, Solid: 60 * time.Second, Deeper: 2 * time.Minute}) {
 		t.Errorf("timing = %+v", c.Timing)
 	}
-	if c.Deeper[0].Text != "Knows to commit in the revoke callback." {
-		t.Errorf("deeper[0] = %q", c.Deeper[0].Text)
+	if c.Deeper[0].Text() != "Knows to commit in the revoke callback." {
+		t.Errorf("deeper[0] = %q", c.Deeper[0].Text())
 	}
 	if c.Topic != "Consumer callbacks and offsets" {
 		t.Errorf("topic = %q", c.Topic)
@@ -114,8 +114,8 @@ func TestImportFollowUpsWithQuestionMarks(t *testing.T) {
 	}
 	for i, w := range want {
 		f := c.FollowUps[i]
-		if f.Question != w.q || !strings.HasPrefix(f.Answer.Text, w.a) {
-			t.Errorf("follow-up %d: got %q / %q", i, f.Question, f.Answer.Text)
+		if f.Question != w.q || !strings.HasPrefix(f.Answer.Text(), w.a) {
+			t.Errorf("follow-up %d: got %q / %q", i, f.Question, f.Answer.Text())
 		}
 	}
 }
@@ -129,11 +129,11 @@ func TestImportMissingSections(t *testing.T) {
 		`missing.txt:11: no pitfalls; wrote a TODO placeholder`,
 	}
 	assertErrors(t, problems, want)
-	if c.Basics.Text != "TODO: the ≈20 s spoken answer" || c.Deeper[3].Text != "TODO: expectation level 4" ||
-		c.Explanation.Text != "TODO: the explanation" || c.Pitfalls[0].Text != "TODO: what costs you the question" {
+	if c.Basics.Text() != "TODO: the ≈20 s spoken answer" || c.Deeper[3].Text() != "TODO: expectation level 4" ||
+		c.Explanation.Text() != "TODO: the explanation" || c.Pitfalls[0].Text() != "TODO: what costs you the question" {
 		t.Errorf("placeholders missing:\n%s", md)
 	}
-	if len(c.FollowUps) != 1 || !strings.HasPrefix(c.FollowUps[0].Answer.Text, "No, being leader") {
+	if len(c.FollowUps) != 1 || !strings.HasPrefix(c.FollowUps[0].Answer.Text(), "No, being leader") {
 		t.Errorf("follow-ups = %+v", c.FollowUps)
 	}
 }
@@ -141,8 +141,8 @@ func TestImportMissingSections(t *testing.T) {
 func TestImportPitfallsAbsent(t *testing.T) {
 	c, _, problems, _ := importFixture(t, "nopitfalls")
 	assertErrors(t, problems, []string{`nopitfalls.txt:15: no pitfalls; wrote a TODO placeholder`})
-	if c.Explanation.Text != "The generation acts as a fencing token for the group." || len(c.FollowUps) != 1 {
-		t.Errorf("explanation %q, follow-ups %+v", c.Explanation.Text, c.FollowUps)
+	if c.Explanation.Text() != "The generation acts as a fencing token for the group." || len(c.FollowUps) != 1 {
+		t.Errorf("explanation %q, follow-ups %+v", c.Explanation.Text(), c.FollowUps)
 	}
 }
 
@@ -154,7 +154,7 @@ func TestImportExtraBlankLines(t *testing.T) {
 	if id != "max-poll-interval-ms-protect-against" || len(c.Answer) != 2 || len(c.Pitfalls) != 1 || len(c.FollowUps) != 1 {
 		t.Errorf("id %q answer %d pitfalls %d follow-ups %d", id, len(c.Answer), len(c.Pitfalls), len(c.FollowUps))
 	}
-	if c.Deeper[3].Text != "Restructures processing so a slow record cannot stall the whole group." {
+	if c.Deeper[3].Text() != "Restructures processing so a slow record cannot stall the whole group." {
 		t.Errorf("deeper = %+v", c.Deeper)
 	}
 }

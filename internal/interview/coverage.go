@@ -91,13 +91,13 @@ func (c Check) Flagged() []int {
 func TierText(c *deck.Card, depth string) string {
 	switch depth {
 	case "basics":
-		return c.Basics.Text
+		return c.Basics.Text()
 	case "solid":
-		return c.Solid.Text
+		return c.Solid.Text()
 	}
 	var parts []string
 	for _, b := range c.Deeper {
-		parts = append(parts, b.Text)
+		parts = append(parts, b.Text())
 	}
 	return strings.Join(parts, "\n")
 }
@@ -120,7 +120,7 @@ func Points(c *deck.Card, depth string) []int {
 	}
 	all := make([]scored, n)
 	for i, b := range c.Answer {
-		bc := checkBullet(b.Text, tier, common)
+		bc := checkBullet(b.Text(), tier, common)
 		all[i] = scored{i, bc.Covered, float64(len(bc.Matched)) / float64(max(len(bc.Terms), 1))}
 	}
 	sort.SliceStable(all, func(a, b int) bool {
@@ -144,10 +144,10 @@ func CheckAnswer(c *deck.Card, depth, answer string) Check {
 	out := Check{Points: Points(c, depth)}
 	common := commonTerms(c)
 	for _, b := range c.Answer {
-		out.Bullets = append(out.Bullets, checkBullet(b.Text, answer, common))
+		out.Bullets = append(out.Bullets, checkBullet(b.Text(), answer, common))
 	}
 	for _, p := range c.Pitfalls {
-		out.Pitfalls = append(out.Pitfalls, CheckPitfall(p.Text, answer))
+		out.Pitfalls = append(out.Pitfalls, CheckPitfall(p.Text(), answer))
 	}
 	return out
 }
@@ -164,7 +164,7 @@ func commonTerms(c *deck.Card) map[string]bool {
 	}
 	count := map[string]int{}
 	for _, b := range c.Answer {
-		for _, t := range KeyTerms(b.Text) {
+		for _, t := range KeyTerms(b.Text()) {
 			count[t.key()]++
 		}
 	}

@@ -219,8 +219,8 @@ func TestPitfallFlags(t *testing.T) {
 
 func TestCheckAnswerIndexes(t *testing.T) {
 	c := &deck.Card{
-		Answer:   []deck.Block{{Text: "Every member revokes all partitions"}, {Text: "Nothing is processed until SyncGroup returns"}},
-		Pitfalls: []deck.Block{{Text: "Saying only the leaving member pauses."}},
+		Answer:   []deck.Block{deck.TextBlock("Every member revokes all partitions"), deck.TextBlock("Nothing is processed until SyncGroup returns")},
+		Pitfalls: []deck.Block{deck.TextBlock("Saying only the leaving member pauses.")},
 	}
 	ch := CheckAnswer(c, "deeper", "Processing waits until SyncGroup returns.")
 	if !slices.Equal(ch.Covered(), []int{1}) || len(ch.Flagged()) != 0 {

@@ -270,7 +270,7 @@ func TestEditorSaveHistoryRestore(t *testing.T) {
 		t.Fatalf("restore: %d", resp.StatusCode)
 	}
 	c, _ := e.srv.deck().Card(id)
-	if c == nil || !strings.Contains(c.Answer[0].Text, "The one-line answer") {
+	if c == nil || !strings.Contains(c.Answer[0].Text(), "The one-line answer") {
 		t.Fatal("restore did not bring the first text back")
 	}
 	_, doc = e.get(admin, "/cards/"+id+"/history")
@@ -295,8 +295,8 @@ func TestEditorOverrideAndRevert(t *testing.T) {
 	if after, _ := os.ReadFile(dir + "/" + c.File); string(after) != string(orig) {
 		t.Fatal("the card file was written")
 	}
-	if got, _ := e.srv.deck().Card(c.ID); got.Answer[0].Text != "Overridden here" {
-		t.Fatalf("override not served: %q", got.Answer[0].Text)
+	if got, _ := e.srv.deck().Card(c.ID); got.Answer[0].Text() != "Overridden here" {
+		t.Fatalf("override not served: %q", got.Answer[0].Text())
 	}
 	_, doc := e.get(admin, "/cards/"+c.ID+"/edit")
 	if doc.Find("#editor-revert").Length() != 1 {
@@ -305,7 +305,7 @@ func TestEditorOverrideAndRevert(t *testing.T) {
 	if resp, _ := e.post(admin, "/cards/"+c.ID+"/revert", nil); resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("revert: %d", resp.StatusCode)
 	}
-	if got, _ := e.srv.deck().Card(c.ID); got.Answer[0].Text == "Overridden here" {
+	if got, _ := e.srv.deck().Card(c.ID); got.Answer[0].Text() == "Overridden here" {
 		t.Fatal("revert did not bring the bundled text back")
 	}
 }

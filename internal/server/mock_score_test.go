@@ -31,7 +31,7 @@ func TestMockEmptyEasyBelowRealGood(t *testing.T) {
 	second := shownCard(t, e, doc)
 	var said []string
 	for _, b := range second.Answer {
-		said = append(said, b.Text)
+		said = append(said, b.Text())
 	}
 	e.now = e.now.Add(second.Timing.Deeper)
 	mustRedirect(t, e, c, base+"/answer", url.Values{"pos": {"1"}, "typed": {strings.Join(said, ". ")}}, base)

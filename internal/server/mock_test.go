@@ -118,7 +118,7 @@ func TestMockFlowSummaryAndReviews(t *testing.T) {
 		t.Fatalf("after 4 s the page says %s ms left, want 6000", ms)
 	}
 	// Typing the first bullet ticks it in advance.
-	mustRedirect(t, e, c, base+"/answer", url.Values{"pos": {"0"}, "typed": {first.Answer[0].Text}}, base)
+	mustRedirect(t, e, c, base+"/answer", url.Values{"pos": {"0"}, "typed": {first.Answer[0].Text()}}, base)
 	_, doc = e.get(c, base)
 	if _, ok := doc.Find("#covered-0").Attr("checked"); !ok {
 		t.Fatalf("typed bullet not ticked: %s", doc.Find("#bullets").Text())

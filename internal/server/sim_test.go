@@ -438,7 +438,7 @@ func TestSimEveryContentCard(t *testing.T) {
 		}
 		if c.Sim == nil {
 			// A card the simulator cannot illustrate says why, in its explanation.
-			if !strings.Contains(c.Explanation.Text, "No simulation:") {
+			if !strings.Contains(c.Explanation.Text(), "No simulation:") {
 				t.Errorf("%s: no simulation and no note saying why", c.ID)
 			}
 			if doc.Find("#simulation").Length() != 0 {

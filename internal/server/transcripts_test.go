@@ -34,7 +34,7 @@ func TestTranscriptFeedsTheMockCheck(t *testing.T) {
 	_, doc := e.get(c, base)
 	card := shownCard(t, e, doc)
 	point := interview.Points(card, "deeper")[0]
-	said.Store(card.Answer[point].Text)
+	said.Store(card.Answer[point].Text())
 	sid := strings.TrimPrefix(base, "/mock/")
 	if status, out := e.upload(c, "card="+card.ID+"&mode=mock&session="+sid+"&pos=0&spoken_ms=9000&wall_ms=10000", tinyWAV(100)); status != http.StatusCreated {
 		t.Fatalf("upload: %d %v", status, out)
@@ -42,7 +42,7 @@ func TestTranscriptFeedsTheMockCheck(t *testing.T) {
 	e.srv.voice.wait()
 	mustRedirect(t, e, c, base+"/answer", url.Values{"pos": {"0"}}, base) // nothing typed
 	_, doc = e.get(c, base)
-	if got := doc.Find("#transcript").Text(); !strings.Contains(got, card.Answer[point].Text[:20]) {
+	if got := doc.Find("#transcript").Text(); !strings.Contains(got, card.Answer[point].Text()[:20]) {
 		t.Fatalf("transcript on the review: %q", got)
 	}
 	if _, ok := doc.Find("#covered-" + strconv.Itoa(point)).Attr("checked"); !ok {
