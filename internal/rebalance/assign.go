@@ -9,10 +9,40 @@ import (
 // sortItems orders items canonically; with one topic (connector) index order is that order.
 func (s *sim) sortItems(its []int32) {
 	if len(s.groups) == 1 && s.kind == kindConsumer {
-		slices.Sort(its)
+		s.sortAsc(its)
 		return
 	}
 	sort.Slice(its, func(a, b int) bool { return s.less(its[a], its[b]) })
+}
+
+// sortAsc sorts its ascending. A list that is a sorted run and a shorter tail (a member's last
+// assignment and what it gained since) costs sorting the tail and one merge.
+func (s *sim) sortAsc(its []int32) {
+	p := 1
+	for p < len(its) && its[p-1] <= its[p] {
+		p++
+	}
+	if p >= len(its) {
+		return
+	}
+	if 2*p < len(its) {
+		slices.Sort(its)
+		return
+	}
+	tail := append(s.sortBuf[:0], its[p:]...)
+	slices.Sort(tail)
+	// Merge from the back: its[:p] and tail into its.
+	i, j := p-1, len(tail)-1
+	for k := len(its) - 1; j >= 0; k-- {
+		if i >= 0 && its[i] > tail[j] {
+			its[k] = its[i]
+			i--
+		} else {
+			its[k] = tail[j]
+			j--
+		}
+	}
+	s.sortBuf = tail
 }
 
 // Assignors work on member indices (ws, sorted by name) and return an owner per item
@@ -138,18 +168,27 @@ func (s *sim) stickyLists(owned [][]int32, orphans []int32, sorted bool) (keep, 
 		total += len(o)
 	}
 	q, extra := total/n, total%n
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
+	target := s.targetBuf[:0]
+	for range n {
+		target = append(target, q)
 	}
-	// Longest first, ties in member order: a stable sort's result is unique.
-	slices.SortStableFunc(order, func(a, b int) int { return len(owned[b]) - len(owned[a]) })
-	target := make([]int, n)
-	for r, i := range order {
-		target[i] = q
-		if r < extra {
-			target[i]++
+	s.targetBuf = target
+	if extra > 0 {
+		// The extra partitions go to the members owning most, ties in member order: keys
+		// (longest first, then index) packed in a word are unique, so any sort orders them so.
+		longest := 0
+		for _, o := range owned {
+			longest = max(longest, len(o))
 		}
+		keys := s.rankBuf[:0]
+		for i, o := range owned {
+			keys = append(keys, uint64(longest-len(o))<<32|uint64(i))
+		}
+		slices.Sort(keys)
+		for _, k := range keys[:extra] {
+			target[k&(1<<32-1)]++
+		}
+		s.rankBuf = keys
 	}
 	free := append([]int32(nil), orphans...)
 	for i, its := range owned {

@@ -340,7 +340,7 @@ func (c *classic) startRebalance(why string) {
 		}
 		m := e.m
 		ats = append(ats, max(s.nextTick(m, s.now)+s.cfg.rpc, s.now))
-		acts = append(acts, act{kind: actNotified, m: m, a: m.inc, b: round})
+		acts = append(acts, act{kind: actNotified, m: m, a: int32(m.inc), b: int32(round)})
 	}
 	s.q.pushBlock(ats, acts)
 	clear(acts)
@@ -382,7 +382,7 @@ func (c *classic) notified(m *member, inc, round int) {
 	}
 	if m.pollBusyUntil > s.now {
 		// Consumers send JoinGroup from poll(); a stuck poll loop delays it.
-		s.atAct(m.pollBusyUntil, act{kind: actNotified, m: m, a: inc, b: round})
+		s.atAct(m.pollBusyUntil, act{kind: actNotified, m: m, a: int32(inc), b: int32(round)})
 		return
 	}
 	if e.eager {
@@ -404,7 +404,7 @@ func (c *classic) notified(m *member, inc, round int) {
 
 // sendJoin: m sends its JoinGroup in answer to a rebalance; it reaches the coordinator rpc_ms later.
 func (c *classic) sendJoin(m *member, inc int) {
-	c.s.afterAct(c.s.cfg.rpc, act{kind: actRejoin, m: m, a: inc})
+	c.s.afterAct(c.s.cfg.rpc, act{kind: actRejoin, m: m, a: int32(inc)})
 }
 
 // The classic protocol's typed acts: the events a round schedules for every member.
@@ -416,9 +416,9 @@ const (
 func (c *classic) fire(a act) {
 	switch m := a.m; a.kind {
 	case actNotified:
-		c.notified(m, a.a, a.b)
+		c.notified(m, int(a.a), int(a.b))
 	case actRejoin:
-		if m.inc == a.a && m.up {
+		if m.inc == int(a.a) && m.up {
 			c.join(m, " rejoins")
 		}
 	}

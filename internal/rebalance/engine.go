@@ -52,7 +52,10 @@ type sim struct {
 	freeB     []int32 // unused batches
 
 	keepBuf, addBuf [][]int32 // stickyLists's scratch
-	claims          claims    // what orphans counted last
+	targetBuf       []int
+	rankBuf         []uint64
+	sortBuf         []int32 // sortAsc's
+	claims          claims  // what orphans counted last
 
 	downtime, maxPause  int64
 	reprocMS            int64 // partition-milliseconds of records consumed but not committed when lost
@@ -96,11 +99,11 @@ func Run(ctx context.Context, sc Scenario, lim Limits) (res *Result, err error) 
 		if s.over != nil {
 			return nil, s.over
 		}
-		if s.q.peek() > sc.DurationMS {
-			break
+		at, a := s.q.pop()
+		if at > sc.DurationMS {
+			break // nothing reads the agenda after the run
 		}
-		var a act
-		s.now, a = s.q.pop()
+		s.now = at
 		if a.fn != nil {
 			a.fn()
 		} else {
