@@ -194,7 +194,7 @@ func (s *Server) renderSpliced(w http.ResponseWriter, r *http.Request, status in
 // response with its own Content-Encoding through.
 func writeGzipHTML(w http.ResponseWriter, r *http.Request, status int, gz []byte) {
 	h := w.Header()
-	h.Set("Content-Encoding", "gzip")
+	h["Content-Encoding"] = gzipValue // shared, as in securityHeaders
 	h.Add("Vary", "Accept-Encoding")
 	sendPage(w, r, status, gz) // coalesce.go: in one write
 }

@@ -139,7 +139,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, c te
 
 func writeHTML(w http.ResponseWriter, status int, b []byte) {
 	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
+	h["Content-Type"] = htmlTypeValue // shared, as in securityHeaders
 	// A known length saves the chunked encoding's closing write: one syscall fewer per page.
 	// The compression middleware drops it again when it compresses the body itself.
 	h.Set("Content-Length", strconv.Itoa(len(b)))
