@@ -63,7 +63,10 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	defer db.Close()
 	// A parse cache written by an older version is of no use now (cards render on first view).
 	_ = os.Remove(filepath.Join(cfg.DataDir, "deck-cache.bin"))
+	// Loading allocates about three times what the deck keeps: collect less often meanwhile.
+	gc := debug.SetGCPercent(400)
 	decks, err := newDeckHolder(ctx, cfg.Content, db, log)
+	debug.SetGCPercent(gc)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 )
 
 // words returns n words separated by spaces.
@@ -96,4 +97,23 @@ func assertLoadErrors(t *testing.T, src string, want []string) {
 		t.Fatalf("got %v, want an ErrorList", err)
 	}
 	assertErrors(t, list, want)
+}
+
+// FuzzSpokenWords holds the one-pass count to its definition: fields (strings.Fields) holding
+// a letter or a digit.
+func FuzzSpokenWords(f *testing.F) {
+	for _, s := range []string{"", "a b", "— x\u00a0y\u2003z", "\xff\xfe ab", "KIP-848 45 s", "日本 語"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := 0
+		for _, w := range strings.Fields(s) {
+			if strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+				want++
+			}
+		}
+		if got := SpokenWords(s); got != want {
+			t.Fatalf("SpokenWords(%q) = %d, want %d", s, got, want)
+		}
+	})
 }

@@ -22,10 +22,9 @@ import (
 // heading. Its lines are body lines [from, to).
 type qnode struct {
 	kind     byte
-	level    int    // heading
-	ordered  bool   // list
-	items    int    // list
-	text     string // heading, its inline text
+	level    int  // heading
+	ordered  bool // list
+	items    int  // list
 	from, to int
 }
 
@@ -107,12 +106,7 @@ func scanBlocks(lines [][]byte) (nodes []qnode, langs []string, ok bool) {
 			if level > 6 || level < len(l) && l[level] != ' ' {
 				return nil, nil, false
 			}
-			n := qnode{kind: 'h', level: level, from: i, to: i + 1}
-			if text := bytes.TrimSpace(l[level:]); bytes.IndexByte(text, '#') < 0 && plainInline(text) {
-				n.text = strings.Join(strings.Fields(string(text)), " ")
-			} else if n.text, ok = headingText(l); !ok {
-				return nil, nil, false
-			}
+			n := qnode{kind: 'h', level: level, from: i, to: i + 1} // its text when needed (heading)
 			closeCur(i)
 			nodes = append(nodes, n)
 		case bytes.HasPrefix(l, []byte("```")) || bytes.HasPrefix(l, []byte("~~~")):
@@ -235,6 +229,16 @@ func fenceEnd(lines [][]byte, i int) (end int, lang string, ok bool) {
 	return 0, "", false // unclosed: runs to the end of the card
 }
 
+// heading is the inline text of the heading node n: the words of plain text, or goldmark's.
+// Only section and follow-up headings need it.
+func heading(lines [][]byte, n qnode) (string, bool) {
+	l := lines[n.from]
+	if text := bytes.TrimSpace(l[n.level:]); bytes.IndexByte(text, '#') < 0 && plainInline(text) {
+		return strings.Join(strings.Fields(string(text)), " "), true
+	}
+	return headingText(l)
+}
+
 // headingText is the inline text of a heading line with markup, from goldmark. Parsing the
 // line alone gives what it gives in the card: inline markup is local but for reference links,
 // and a card the scanner reads defines no references.
@@ -290,8 +294,9 @@ func (c *Card) quickSections(nodes []qnode, lines [][]byte, firstLine int) bool 
 	cur := -1
 	for _, n := range nodes {
 		if n.kind == 'h' && n.level == 2 {
-			idx := sectionIndex(n.text)
-			if idx <= cur || seen[idx] {
+			name, ok := heading(lines, n)
+			idx := sectionIndex(name)
+			if !ok || idx <= cur || seen[idx] {
 				return false
 			}
 			cur, seen[idx], lineOf[idx] = idx, true, firstLine+n.from
@@ -332,7 +337,7 @@ func (c *Card) quickSections(nodes []qnode, lines [][]byte, firstLine int) bool 
 				if bytes.ContainsAny(l, "`[<&\\|") { // code, links, HTML, entities, escapes, tables
 					return false
 				}
-				words += SpokenWords(string(l))
+				words += spokenWords(l)
 			}
 		}
 		c.spokenLine[i], c.spokenWords[i] = lineOf[s], words
@@ -351,7 +356,11 @@ func (c *Card) quickSections(nodes []qnode, lines [][]byte, firstLine int) bool 
 	fus := secs[secFollowUps]
 	for i := 0; i < len(fus); {
 		h := fus[i]
-		if h.kind != 'h' || h.level != 3 || h.text == "" {
+		if h.kind != 'h' || h.level != 3 {
+			return false
+		}
+		q, ok := heading(lines, h)
+		if !ok || q == "" {
 			return false
 		}
 		j := i + 1
@@ -361,7 +370,7 @@ func (c *Card) quickSections(nodes []qnode, lines [][]byte, firstLine int) bool 
 		if j == i+1 {
 			return false
 		}
-		c.FollowUps = append(c.FollowUps, FollowUp{Question: h.text, Answer: block()})
+		c.FollowUps = append(c.FollowUps, FollowUp{Question: q, Answer: block()})
 		i = j
 	}
 	c.Pitfalls = list(secs[secPitfalls], false)
