@@ -115,28 +115,40 @@ func (s *sim) batchIs(b int32, gen uint32, n int32, st uint8, t0 int64, owner in
 func (s *sim) startRun(its []int32, i int, ob, nb, me int32) (j, moved, wasted int, sumPS, minPS int64) {
 	bat, ps := s.bat, s.ps
 	O := &s.batches[ob]
-	common, p := O.psCommon, O.pauseStart
 	minPS = math.MaxInt64
-	for j = i; j < len(its); j++ {
-		it := its[j]
-		if bat[it] != ob || s.deletions && s.items[it].deleted { // deleted: skipped, by the general loop
+	// One tight loop per concern: these run for every item of every eager round.
+	if s.deletions {
+		items := s.items
+		for j = i; j < len(its); j++ {
+			if it := its[j]; bat[it] == ob && !items[it].deleted { // deleted: skipped, by the general loop
+				bat[it] = nb
+				continue
+			}
 			break
 		}
-		bat[it] = nb
-		if common {
-			ps[it] = p
-		} else {
-			sumPS += ps[it]
-			minPS = min(minPS, ps[it])
+	} else {
+		for j = i; j < len(its); j++ {
+			if it := its[j]; bat[it] == ob {
+				bat[it] = nb // a repeated item breaks the run here, as it no longer follows ob
+				continue
+			}
+			break
 		}
 	}
 	k := j - i
 	if k == 0 {
 		return
 	}
-	if common {
+	if p := O.pauseStart; O.psCommon {
+		for _, it := range its[i:j] {
+			ps[it] = p
+		}
 		sumPS, minPS = int64(k)*p, p
 	} else {
+		for _, it := range its[i:j] {
+			sumPS += ps[it]
+			minPS = min(minPS, ps[it])
+		}
 		O.sumOK = false
 	}
 	// Every item following ob has ob's first owner as its last owner.

@@ -131,7 +131,7 @@ func (s *sim) kill(it int32) {
 		s.notProcessing--
 	}
 	if x.owner >= 0 {
-		s.members[x.owner].heldDirty = true
+		s.release(s.members[x.owner], it)
 		s.members[x.owner].ver++
 	}
 	s.world++
@@ -158,7 +158,7 @@ func (s *sim) setState(it int32, st uint8, owner, label int32) {
 	s.detach(it)
 	if x.owner != owner {
 		if x.owner >= 0 {
-			s.members[x.owner].heldDirty = true
+			s.release(s.members[x.owner], it)
 			s.members[x.owner].ver++
 		}
 		if owner >= 0 {
@@ -186,67 +186,6 @@ func (s *sim) move(it int32, x *item, st uint8, owner, label int32) {
 	if s.notProcessing == 0 {
 		s.checkStable()
 	}
-}
-
-// heldList compacts and returns the items m holds a claim on.
-func (s *sim) heldList(m *member) []int32 {
-	if !m.heldDirty {
-		return m.held
-	}
-	m.heldDirty = false
-	if hb := m.heldBatch; hb >= 0 && len(m.held) > 0 && s.batches[hb].gen == m.heldGen && s.batches[hb].n == int32(len(m.held)) {
-		// Exactly held's items still follow hb (see revokeItems), so its owner decides for all:
-		// what the scan below would find, without touching every item.
-		if s.batches[hb].owner != m.idx {
-			if m.heldShared {
-				m.held = nil
-			}
-			m.held, m.heldShared, m.heldBatch = m.held[:0], false, -1
-		}
-		return m.held
-	}
-	s.stamp++
-	out := m.held[:0]
-	if m.heldShared {
-		out, m.heldShared = make([]int32, 0, len(m.held)), false // a fresh slice, sized once
-	}
-	one := int32(-2) // the batch every kept item follows so far; -1 when they differ
-	for _, it := range m.held {
-		// An item following a batch exists (kill detaches), so its batch alone decides.
-		var mine bool
-		b := s.bat[it]
-		if b >= 0 {
-			mine = s.batches[b].owner == m.idx
-		} else {
-			x := &s.items[it]
-			mine = x.owner == m.idx && x.exists
-		}
-		if mine && s.stamps[it] != s.stamp {
-			s.stamps[it] = s.stamp
-			out = append(out, it)
-			switch {
-			case one == -2:
-				one = b
-			case one != b:
-				one = -1
-			}
-		}
-	}
-	m.held = out
-	m.heldBatch = -1
-	if one >= 0 && s.batches[one].n == int32(len(out)) {
-		m.heldBatch, m.heldGen = one, s.batches[one].gen
-	}
-	return out
-}
-
-// appendShared appends l to dst, or returns l itself (capped, so later appends copy) when dst
-// is empty; l must never be modified afterwards.
-func appendShared(dst, l []int32) []int32 {
-	if len(dst) == 0 {
-		return l[:len(l):len(l)]
-	}
-	return append(dst, l...)
 }
 
 // startItems gives items to m: starting for start_ms, then processing.
@@ -325,7 +264,7 @@ func (s *sim) startItems(m *member, its []int32) {
 		if owner >= 0 {
 			s.viol++
 			s.invariant("at %d ms %s is given to %s while %s still owns it", now, s.names[it], m.name, s.members[owner].name)
-			s.members[owner].heldDirty = true
+			s.release(s.members[owner], it)
 			s.members[owner].ver++
 		}
 		gained = true
@@ -468,6 +407,7 @@ func (s *sim) revokeItems(m *member, its []int32, byRebalance bool, done func())
 			B.revoked = byRebalance
 			B.state, B.owner, B.label, B.since = stUnowned, -1, -1, s.now
 			s.batchMoved(stopping)
+			s.releaseAll(m, stopping)
 			released = true
 			rest = nil
 		}
@@ -478,6 +418,7 @@ func (s *sim) revokeItems(m *member, its []int32, byRebalance bool, done func())
 				x.revoked = byRebalance
 				if x.exists {
 					s.move(it, x, stUnowned, -1, -1)
+					s.release(m, it)
 					released = true
 				}
 				if x.deleted {
@@ -514,6 +455,7 @@ func (s *sim) dropItems(m *member, label int32) {
 		}
 	}
 	m.held, m.heldShared = nil, false
+	m.gone, m.goneLost = m.gone[:0], false
 	m.ver++
 }
 

@@ -14,7 +14,9 @@ type member struct {
 	phase         int64
 	held          []int32 // items claimed, lazily compacted
 	heldDirty     bool    // some item in held was released since the last compaction
-	heldShared    bool    // held[:len] is referenced elsewhere: never rewrite it in place
+	gone          []int32 // the items released since then (see release), unless goneLost
+	goneLost      bool
+	heldShared    bool // held[:len] is referenced elsewhere: never rewrite it in place
 	pollBusyUntil int64
 	ver           uint64 // bumped whenever the set of items m holds changes
 	// heldBatch is the batch that exactly the items of held (as last compacted) followed then,
