@@ -170,11 +170,12 @@ const segmentMemoBytes = 2 << 20
 
 // renderSpliced is render for pages with parts kept compressed: for a client that accepts
 // gzip, the page's own markup is compressed at the fastest level (or taken from segmentMemo)
-// and the parts are spliced in, rather than the whole page compressed per request.
-func (s *Server) renderSpliced(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
+// and the parts are spliced in, rather than the whole page compressed per request. With keep,
+// it returns a copy of the gzipped page it sent (nil when it sent none).
+func (s *Server) renderSpliced(w http.ResponseWriter, r *http.Request, status int, c templ.Component, keep bool) []byte {
 	if !acceptsGzip(r) {
 		s.render(w, r, status, c)
-		return
+		return nil
 	}
 	buf := templ.GetBuffer()
 	defer templ.ReleaseBuffer(buf)
@@ -185,9 +186,13 @@ func (s *Server) renderSpliced(w http.ResponseWriter, r *http.Request, status in
 	}
 	if err != nil {
 		s.fail(w, r, err)
-		return
+		return nil
 	}
 	writeGzipHTML(w, r, status, buf.Bytes())
+	if keep {
+		return bytes.Clone(buf.Bytes())
+	}
+	return nil
 }
 
 // writeGzipHTML writes a page that is already gzipped; the compression middleware passes a

@@ -151,9 +151,13 @@ func (s *Server) card(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	var err error
-	if v.Progress, err = s.cardProgress(r, c); err != nil {
-		s.fail(w, r, err)
-		return
+	var prog views.ProgressView
+	if !anonymous {
+		if prog, err = s.cardProgress(r, c); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		v.Progress = views.CardProgress(prog)
 	}
 	if v.Simulation, err = s.cachedCardSimulation(r, d, c); err != nil { // cardcache.go
 		s.fail(w, r, err)
@@ -173,8 +177,20 @@ func (s *Server) card(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("saved") == "1" {
 			p.Notice = "Saved. Study progress on this card is kept."
 		}
+		// userpage.go: the same inputs render the same page
+		key := userCardPageKey(userFrom(r.Context()).ID, p, v, prog, canEdit)
+		if acceptsGzip(r) {
+			if e, ok := s.figures.entry(d, key); ok && e.gz != nil {
+				writeGzipHTML(w, r, http.StatusOK, e.gz)
+				return
+			}
+		}
 		v.Body = s.cardBody(r, d, c, v.Depth, true) // cardcache.go: kept compressed
-		s.renderSpliced(w, r, http.StatusOK, views.Card(p, v))
+		if gz := s.renderSpliced(w, r, http.StatusOK, views.Card(p, v), true); gz != nil {
+			if dc, ok := d.Card(c.ID); ok && dc == c {
+				s.figures.store(d, key, cacheEntry{gz: gz})
+			}
+		}
 		return
 	}
 	var buf bytes.Buffer

@@ -52,8 +52,7 @@ func (c *gzipWriter) WriteHeader(code int) {
 	}
 	c.wroteHeader = true
 	h := c.Header()
-	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
-	if h.Get("Content-Encoding") == "" && c.allowed[mt] && bodyAllowed(code) {
+	if h.Get("Content-Encoding") == "" && bodyAllowed(code) && c.allowed[mediaType(h.Get("Content-Type"))] {
 		h.Set("Content-Encoding", "gzip")
 		h.Add("Vary", "Accept-Encoding")
 		h.Del("Content-Length") // the length compressed is not known yet
@@ -61,6 +60,15 @@ func (c *gzipWriter) WriteHeader(code int) {
 		c.zw.Reset(c.ResponseWriter)
 	}
 	c.ResponseWriter.WriteHeader(code)
+}
+
+// mediaType is a Content-Type without its parameters, lower-cased; "" when malformed.
+func mediaType(ct string) string {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return ""
+	}
+	return mt
 }
 
 func bodyAllowed(code int) bool {

@@ -200,7 +200,7 @@ func (s *Server) renderStudy(w http.ResponseWriter, r *http.Request, v views.Stu
 	if v.Card != nil {
 		v.Body = s.cardBody(r, s.deck(), v.Card, v.Depth, false) // cardcache.go: kept compressed
 	}
-	s.renderSpliced(w, r, http.StatusOK, views.Study(p, v))
+	s.renderSpliced(w, r, http.StatusOK, views.Study(p, v), false)
 }
 
 func queueKind(c srs.Card) string {
@@ -328,16 +328,13 @@ func (s *Server) studyUndo(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, to, http.StatusSeeOther)
 }
 
-// cardProgress renders the user's spaced-repetition state for a card on its page.
-func (s *Server) cardProgress(r *http.Request, c *deck.Card) (views.Slot, error) {
+// cardProgress words the signed-in user's spaced-repetition state for a card on its page.
+func (s *Server) cardProgress(r *http.Request, c *deck.Card) (views.ProgressView, error) {
 	u := userFrom(r.Context())
-	if u == nil {
-		return nil, nil
-	}
 	now, loc := s.now(), userLocation(u)
 	prog, err := s.db.CardProgress(readCtx(r), u.ID, c.ID) // state, answers and recordings in one query
 	if err != nil {
-		return nil, err
+		return views.ProgressView{}, err
 	}
 	st, hist := prog.State, prog.History
 	v := views.ProgressView{Studied: prog.Studied && st.State != srs.New}
@@ -366,5 +363,5 @@ func (s *Server) cardProgress(r *http.Request, c *deck.Card) (views.Slot, error)
 			Mode:        h.Mode,
 		})
 	}
-	return views.CardProgress(v), nil
+	return v, nil
 }

@@ -1,0 +1,102 @@
+package server
+
+import (
+	"strconv"
+
+	"github.com/rehearse/rehearse/internal/views"
+)
+
+// A signed-in card page is rendered from a few inputs: the page frame (user, theme, notice),
+// the card and depth, whether the user may edit, and the user's progress on the card as the
+// page words it (due "in 3h 20m", recall chance: text that moves with the clock). The same
+// inputs render the same bytes, so the gzipped page is kept by a key spelling all of them out,
+// in the deck's cache (a reload starts afresh), and served again while nothing in it changes.
+// A new input must go into the key: TestUserCardPageKeyCoversEveryInput fails until it does.
+
+// userCardPageKey is the cache key of a signed-in card page's gzip form.
+func userCardPageKey(userID int64, p views.Page, v views.CardPage, pv views.ProgressView, canEdit bool) string {
+	k := keyBuilder{b: make([]byte, 0, 512)}
+	k.str("user-card-page")
+	k.num(userID)
+	k.str(p.Title)
+	k.flag(p.User != nil)
+	if p.User != nil {
+		k.str(p.User.Name)
+		k.flag(p.User.Admin)
+	}
+	k.strs(p.CSS)
+	k.strs(p.Scripts)
+	k.flag(p.Private)
+	k.str(p.Notice)
+	k.str(p.ThemeJS)
+	k.str(p.Theme)
+	k.str(p.Path)
+	k.str(v.Card.ID) // with the deck, whose cache this is: the body and figure follow
+	k.str(v.TopicSlug)
+	k.str(v.Depth)
+	k.flag(canEdit)
+	k.flag(pv.Studied)
+	k.str(pv.State)
+	k.str(pv.Due)
+	k.str(pv.Stability)
+	k.str(pv.Difficulty)
+	k.str(pv.Retrievability)
+	k.num(int64(pv.Reps))
+	k.num(int64(pv.Lapses))
+	k.num(int64(len(pv.History)))
+	for _, h := range pv.History {
+		k.str(h.When)
+		k.str(h.Rating)
+		k.str(h.StateBefore)
+		k.str(h.Interval)
+		k.str(h.Took)
+		k.str(h.Mode)
+	}
+	k.num(int64(len(pv.Recordings)))
+	for _, rec := range pv.Recordings {
+		k.num(rec.ID)
+		k.str(rec.When)
+		k.str(rec.Mode)
+		k.str(rec.Spoken)
+		k.float(rec.SpokenS)
+		k.float(rec.TargetS)
+		k.str(rec.Transcript)
+		k.str(rec.Status)
+	}
+	k.str(pv.Next)
+	return string(k.b)
+}
+
+// keyBuilder spells values out unambiguously: each string behind its length.
+type keyBuilder struct{ b []byte }
+
+func (k *keyBuilder) str(s string) {
+	k.b = strconv.AppendInt(k.b, int64(len(s)), 10)
+	k.b = append(k.b, ':')
+	k.b = append(k.b, s...)
+}
+
+func (k *keyBuilder) strs(ss []string) {
+	k.num(int64(len(ss)))
+	for _, s := range ss {
+		k.str(s)
+	}
+}
+
+func (k *keyBuilder) num(n int64) {
+	k.b = strconv.AppendInt(k.b, n, 10)
+	k.b = append(k.b, ';')
+}
+
+func (k *keyBuilder) float(f float64) {
+	k.b = strconv.AppendFloat(k.b, f, 'g', -1, 64)
+	k.b = append(k.b, ';')
+}
+
+func (k *keyBuilder) flag(b bool) {
+	if b {
+		k.b = append(k.b, 'T')
+	} else {
+		k.b = append(k.b, 'F')
+	}
+}

@@ -1,0 +1,141 @@
+package server
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/views"
+)
+
+// Every input a signed-in card page is rendered from is in its cache key: changing any one
+// field of the page frame, the user, the progress or one of its rows changes the key. A field
+// added to one of these types fails here until the key spells it out.
+func TestUserCardPageKeyCoversEveryInput(t *testing.T) {
+	type input struct {
+		p       views.Page
+		v       views.CardPage
+		pv      views.ProgressView
+		canEdit bool
+		user    int64
+	}
+	base := func() input {
+		in := input{user: 7, canEdit: true}
+		fill(reflect.ValueOf(&in.p).Elem(), 1)
+		in.p.User = &views.UserInfo{}
+		fill(reflect.ValueOf(in.p.User).Elem(), 1)
+		in.v = views.CardPage{Card: &deck.Card{ID: "c1"}, TopicSlug: "t", Depth: "solid"}
+		fill(reflect.ValueOf(&in.pv).Elem(), 1)
+		in.pv.History = []views.HistoryRow{{}, {}}
+		in.pv.Recordings = []views.RecordingRow{{}}
+		for i := range in.pv.History {
+			fill(reflect.ValueOf(&in.pv.History[i]).Elem(), 1)
+		}
+		fill(reflect.ValueOf(&in.pv.Recordings[0]).Elem(), 1)
+		return in
+	}
+	key := func(in input) string { return userCardPageKey(in.user, in.p, in.v, in.pv, in.canEdit) }
+	want := key(base())
+	seen := map[string]string{want: "base"}
+	check := func(name string, in input) {
+		t.Helper()
+		k := key(in)
+		if prev, ok := seen[k]; ok {
+			t.Errorf("changing %s gives the key of %s: it is not in userCardPageKey", name, prev)
+		}
+		seen[k] = name
+	}
+	// each changes one field of the struct at v, found in a fresh base input by at
+	each := func(prefix string, at func(*input) reflect.Value) {
+		typ := at(&input{}).Type()
+		if typ.Kind() == reflect.Pointer {
+			in := base()
+			typ = at(&in).Elem().Type()
+		}
+		for i := range typ.NumField() {
+			in := base()
+			s := at(&in)
+			if s.Kind() == reflect.Pointer {
+				s = s.Elem()
+			}
+			fill(s.Field(i), 2)
+			check(prefix+typ.Field(i).Name, in)
+		}
+	}
+	each("Page.", func(in *input) reflect.Value { return reflect.ValueOf(&in.p).Elem() })
+	each("Page.User.", func(in *input) reflect.Value { return reflect.ValueOf(in.p.User) })
+	each("ProgressView.", func(in *input) reflect.Value { return reflect.ValueOf(&in.pv).Elem() })
+	each("HistoryRow.", func(in *input) reflect.Value {
+		if len(in.pv.History) == 0 {
+			return reflect.ValueOf(&views.HistoryRow{}).Elem()
+		}
+		return reflect.ValueOf(&in.pv.History[1]).Elem()
+	})
+	each("RecordingRow.", func(in *input) reflect.Value {
+		if len(in.pv.Recordings) == 0 {
+			return reflect.ValueOf(&views.RecordingRow{}).Elem()
+		}
+		return reflect.ValueOf(&in.pv.Recordings[0]).Elem()
+	})
+	in := base()
+	in.p.User = nil
+	check("signed out frame", in)
+	in = base()
+	in.v.Card = &deck.Card{ID: "c2"}
+	check("card", in)
+	in = base()
+	in.v.TopicSlug = "u"
+	check("topic", in)
+	in = base()
+	in.v.Depth = "deeper"
+	check("depth", in)
+	in = base()
+	in.canEdit = false
+	check("may edit", in)
+	in = base()
+	in.user = 8
+	check("user id", in)
+	in = base()
+	in.pv.History = in.pv.History[:1]
+	check("one answer fewer", in)
+
+	// The card page's slots come from the card, its depth, the progress and canEdit, all in
+	// the key: a new field of CardPage must be looked at here.
+	var fields []string
+	for i := range reflect.TypeFor[views.CardPage]().NumField() {
+		fields = append(fields, reflect.TypeFor[views.CardPage]().Field(i).Name)
+	}
+	if known := []string{"Card", "TopicSlug", "Depth", "Progress", "Simulation", "Actions", "Body"}; !slices.Equal(fields, known) {
+		t.Errorf("views.CardPage has fields %v, the key knows %v: add the new one to userCardPageKey", fields, known)
+	}
+}
+
+// fill sets every field of v (recursively through structs and pointers to structs) to a value
+// derived from seed; slices of rows are emptied by seed 2 and otherwise left as they are.
+func fill(v reflect.Value, seed int) {
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString("s" + string(rune('0'+seed)) + v.Type().Name())
+	case reflect.Bool:
+		v.SetBool(seed%2 == 0)
+	case reflect.Int, reflect.Int64:
+		v.SetInt(int64(seed * 10))
+	case reflect.Float64:
+		v.SetFloat(float64(seed) + 0.5)
+	case reflect.Struct:
+		for i := range v.NumField() {
+			fill(v.Field(i), seed)
+		}
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.String {
+			v.Set(reflect.ValueOf([]string{"a" + string(rune('0'+seed)), "b"}))
+		} else if seed == 2 { // rows: a change is having none
+			v.Set(reflect.Zero(v.Type()))
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			fill(v.Elem(), seed)
+		}
+	}
+}
