@@ -22,6 +22,10 @@ type Options struct {
 	// error of the load (at its line) rather than a notice on the page. Without it each card
 	// renders on first use (Block.HTML), and Card.Render reports such a failure.
 	Render bool
+	// Reread says fsys reads the same for as long as the deck lives, or fails (deckload's
+	// snapshot): cards then keep no markdown of their own but read their file again on first
+	// use, and a card that cannot be read shows a notice.
+	Reread bool
 }
 
 // Topic groups cards under a topic name, in deck order.
@@ -82,7 +86,7 @@ func Load(fsys fs.FS, opt Options) (*Deck, error) {
 	}
 	sort.Strings(files)
 
-	parsed := parseAll(fsys, files, opt.Render)
+	parsed := parseAll(fsys, files, opt)
 	d := &Deck{byID: map[string]*Card{}, bySlug: map[string]int{}}
 	for i, f := range files {
 		c, errs := parsed[i].card, parsed[i].errs
@@ -134,7 +138,7 @@ type parsedFile struct {
 
 // parseAll reads, parses and checks the files on every core: parsing (and rendering, chiefly
 // code highlighting, when asked) dominates load time, and cards are independent.
-func parseAll(fsys fs.FS, files []string, render bool) []parsedFile {
+func parseAll(fsys fs.FS, files []string, opt Options) []parsedFile {
 	out := make([]parsedFile, len(files))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -148,10 +152,13 @@ func parseAll(fsys fs.FS, files []string, render bool) []parsedFile {
 					out[i].errs = ErrorList{{File: files[i], Msg: fmt.Sprintf("cannot read: %v", err)}}
 					continue
 				}
-				c, errs := parse(files[i], src, render)
+				c, errs := parse(files[i], src, opt.Render)
 				out[i].card, out[i].errs = c, errs
 				if c != nil {
 					out[i].spoken = checkSpoken(c)
+					if opt.Reread && c.html.body != nil {
+						c.html.body, c.html.fsys = nil, fsys
+					}
 				}
 			}
 		}()

@@ -15,7 +15,8 @@ import (
 // each variant must run within the card page's budget, since the card page runs it. Each card's
 // HTML renders on first use; render says to render every card now (`rehearse check`).
 func Load(fsys fs.FS, render bool) (*deck.Deck, error) {
-	return deck.Load(fsys, deck.Options{CheckSim: memoSim(CheckSim(memoRun())), Render: render})
+	_, reread := fsys.(*snapshot) // its files read the same later, so cards need not keep their text
+	return deck.Load(fsys, deck.Options{CheckSim: memoSim(CheckSim(memoRun())), Render: render, Reread: reread})
 }
 
 // memoSim remembers check's verdict for each distinct simulation (preset, variants, overrides):

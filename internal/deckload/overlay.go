@@ -8,15 +8,14 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"testing/fstest"
 
 	"github.com/rehearse/rehearse/internal/deck"
 )
 
 // Overlay lays files over base: each entry of files (slash paths relative to the deck root)
-// replaces or adds that file, or removes it when its text is nil. The result is an in-memory copy, taken once per load: a deck is
-// a few hundred small files, and a copy means a reload never sees a half-changed tree.
-// (fstest.MapFS is the standard library's in-memory fs.FS; nothing in it is test-only.)
+// replaces or adds that file, or removes it when its text is nil. The result is a snapshot
+// (snapshot.go) read once per load: a deck is a few hundred small files, and reading them all
+// first means a load never sees a half-changed tree.
 func Overlay(base fs.FS, files map[string][]byte) (fs.FS, error) {
 	var paths []string
 	err := fs.WalkDir(base, ".", func(p string, d fs.DirEntry, err error) error {
@@ -41,21 +40,12 @@ func Overlay(base fs.FS, files map[string][]byte) (fs.FS, error) {
 		})
 	}
 	wg.Wait()
-	m := make(fstest.MapFS, len(paths)+len(files))
-	for i, p := range paths {
-		if errs[i] != nil {
-			return nil, errs[i]
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
 		}
-		m[p] = &fstest.MapFile{Data: data[i], Mode: 0o444}
 	}
-	for p, b := range files {
-		if b == nil {
-			delete(m, p)
-			continue
-		}
-		m[p] = &fstest.MapFile{Data: b, Mode: 0o444}
-	}
-	return m, nil
+	return newSnapshot(base, paths, data, files), nil
 }
 
 // Layered returns a loader of base with the stored cards (path → text, read by stored on
@@ -77,6 +67,7 @@ func Layered(base fs.FS, stored func() (map[string][]byte, error), load func(fs.
 			d, err := load(fsys)
 			var list deck.ErrorList
 			if err == nil {
+				fsys.(*snapshot).release() // the deck has read what it needs
 				l := &Loaded{Deck: d, Files: fsys, Base: base, Stored: map[string]bool{}, Skipped: skipped}
 				for p := range files {
 					l.Stored[p] = true
