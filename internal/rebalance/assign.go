@@ -190,14 +190,16 @@ func (s *sim) stickyLists(owned [][]int32, orphans []int32, sorted bool) (keep, 
 		}
 		s.rankBuf = keys
 	}
-	free := append([]int32(nil), orphans...)
+	free := append(s.freeBuf[:0], orphans...) // scratch, like the list copies below
+	defer func() { s.freeBuf = free[:0] }()
 	for i, its := range owned {
 		if len(its) <= target[i] {
 			keep[i] = its
 			continue
 		}
 		if !sorted {
-			its = append([]int32(nil), its...)
+			its = append(s.itsBuf[:0], its...)
+			s.itsBuf = its
 			s.sortItems(its)
 		}
 		stamp := s.keepAlternating(its, target[i])
@@ -227,7 +229,9 @@ func (s *sim) stickyLists(owned [][]int32, orphans []int32, sorted bool) (keep, 
 		}
 		return
 	}
-	cnt := make([]int32, n*G) // member i, group g -> count at i*G+g
+	cnt := slices.Grow(s.cntBuf[:0], n*G)[:n*G] // member i, group g -> count at i*G+g
+	clear(cnt)
+	s.cntBuf = cnt
 	for i := range keep {
 		if G == 1 {
 			cnt[i] = int32(len(keep[i]))
@@ -243,7 +247,7 @@ func (s *sim) stickyLists(owned [][]int32, orphans []int32, sorted bool) (keep, 
 		for hi < len(free) && int(s.info[free[hi]].group) == g {
 			hi++
 		}
-		h := &roomHeap{cnt: cnt, g: g, G: G}
+		h := &roomHeap{idx: s.roomBuf[:0], cnt: cnt, g: g, G: G}
 		for i := range n {
 			if len(keep[i])+len(add[i]) < target[i] {
 				h.idx = append(h.idx, i)
@@ -255,11 +259,16 @@ func (s *sim) stickyLists(owned [][]int32, orphans []int32, sorted bool) (keep, 
 			add[i] = append(add[i], it)
 			cnt[i*G+g]++
 			if len(keep[i])+len(add[i]) >= target[i] {
-				heap.Pop(h)
-			} else {
+				// heap.Pop without boxing the index: the last member takes the top's place.
+				last := len(h.idx) - 1
+				h.idx[0] = h.idx[last]
+				h.idx = h.idx[:last]
+			}
+			if len(h.idx) > 0 {
 				heap.Fix(h, 0)
 			}
 		}
+		s.roomBuf = h.idx[:0]
 		lo = hi
 	}
 	return

@@ -20,17 +20,18 @@ const (
 // entry is a member id the coordinator knows. A dynamic member that crashes leaves its entry
 // behind (a ghost) until the session times out, while the restarted process joins afresh.
 type entry struct {
-	id     int32 // assignments refer to entries, since a name can have a ghost and a live entry
-	m      *member
-	alive  bool // the process behind it still heartbeats
-	revive int
-	joined bool
-	owned  []int32 // reported in JoinGroup (cooperative)
-	// assignors is the list in its JoinGroup; eager whether it runs the EAGER protocol.
-	assignors []assignor
-	eager     bool
-	assigned  []int32 // from the last SyncGroup
-	removed   bool
+	m       *member
+	id      int32 // assignments refer to entries, since a name can have a ghost and a live entry
+	alive   bool  // the process behind it still heartbeats
+	joined  bool
+	removed bool
+	eager   bool    // it runs the EAGER protocol
+	owned   []int32 // reported in JoinGroup (cooperative)
+	// assigned is from the last SyncGroup; the fields above fill one cache line, read for
+	// every member in every round.
+	assigned  []int32
+	assignors []assignor // the list in its JoinGroup
+	revive    int
 	next      []int32 // scratch while computing an assignment
 }
 
@@ -70,6 +71,11 @@ type classic struct {
 	spareRevoked []memberItems
 	blockAt      []int64 // startRebalance's scratch
 	blockAct     []act
+	spareLists   [][][]int32 // stickyRound's outer lists, back from syncDone
+	ownedBuf     [][]int32   // stickyRound's scratch
+	keysBuf      []int32
+	from         []int32 // see stickyRound
+	given        []int32
 
 	eager      bool     // the group runs the eager protocol (Connect V0, consumers' EAGER)
 	mixed      bool     // this eager round has cooperative members too: they keep what they own

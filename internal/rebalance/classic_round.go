@@ -1,6 +1,7 @@
 package rebalance
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -12,10 +13,6 @@ func (c *classic) completeJoin(live []*entry) {
 	s := c.s
 	c.growArrays()
 	ws := c.byName(live)
-	ids := make([]int32, len(ws))
-	for i, e := range ws {
-		ids[i] = e.id
-	}
 	c.gen++
 	if s.kind == kindConsumer {
 		// The vote picks the assignor; the round is eager if any member runs EAGER.
@@ -39,6 +36,7 @@ func (c *classic) completeJoin(live []*entry) {
 	revoke := map[*entry][]int32{}
 	var parked []int32
 	viewDone := false // c.assign already reflects newA
+	pooled := false   // lists and addL come from stickyRound's pool
 	switch {
 	case s.kind == kindConnect && !c.eager:
 		c.held = false
@@ -46,7 +44,7 @@ func (c *classic) completeJoin(live []*entry) {
 	case c.assignor == asSticky || c.assignor == asCoopSticky:
 		// Eager sticky rebuilds the coordinator's view itself, cooperative updates it.
 		lists, revoke, addL = c.stickyRound(ws)
-		viewDone = true
+		viewDone, pooled = true, true
 	case c.eager && s.kind == kindConsumer && c.assignor == asRange && len(s.groups) == 1:
 		// Eager range over one topic: each member's share is a run of the topic's partitions,
 		// so its list is a slice of the topic's own, in the same (index) order as built below.
@@ -99,6 +97,10 @@ func (c *classic) completeJoin(live []*entry) {
 			}
 		}
 		c.viewFrom = nil // rebuilt in full below
+		ids := make([]int32, len(ws))
+		for i, e := range ws {
+			ids[i] = e.id
+		}
 		c.compute(ids, prev, out)
 		newA = make(map[*entry][]int32, len(ws))
 		for _, e := range ws {
@@ -144,7 +146,31 @@ func (c *classic) completeJoin(live []*entry) {
 	if len(revoke) > 0 {
 		revL = byPosition(ws, revoke)
 	}
-	s.after(2*s.cfg.rpc, func() { c.syncDone(ws, lists, addL, revL, revoke, parked, cur, gen) })
+	s.after(2*s.cfg.rpc, func() {
+		c.syncDone(ws, lists, addL, revL, revoke, parked, cur, gen)
+		if pooled {
+			// Nothing keeps the outer lists (syncDone took the inner ones): the next rounds
+			// reuse them.
+			c.spareLists = append(c.spareLists, lists)
+			if addL != nil {
+				c.spareLists = append(c.spareLists, addL)
+			}
+		}
+	})
+}
+
+// takeLists is a cleared list of n lists, from the pool when it has one.
+func (c *classic) takeLists(n int) [][]int32 {
+	if k := len(c.spareLists); k > 0 {
+		l := c.spareLists[k-1]
+		c.spareLists = c.spareLists[:k-1]
+		if cap(l) >= n {
+			l = l[:n]
+			clear(l)
+			return l
+		}
+	}
+	return make([][]int32, n)
 }
 
 // roundLists is a round's lists by position in ws.
@@ -211,9 +237,14 @@ func (c *classic) byName(live []*entry) []*entry {
 // The lists are by position in ws; adds is nil for eager sticky (everything restarts).
 func (c *classic) stickyRound(ws []*entry) (lists [][]int32, revoke map[*entry][]int32, adds [][]int32) {
 	s := c.s
-	lists, revoke, adds = make([][]int32, len(ws)), map[*entry][]int32{}, make([][]int32, len(ws))
-	owned := make([][]int32, len(ws))
-	keys := make([]int32, len(ws))
+	lists, revoke, adds = c.takeLists(len(ws)), map[*entry][]int32{}, c.takeLists(len(ws))
+	// owned and keys are scratch, read only in here.
+	owned := slices.Grow(c.ownedBuf[:0], len(ws))[:len(ws)]
+	keys := slices.Grow(c.keysBuf[:0], len(ws))[:len(ws)]
+	defer func() {
+		clear(owned)
+		c.ownedBuf, c.keysBuf = owned[:0], keys[:0]
+	}()
 	c.view() // updated item by item below
 	sum := 0
 	for i, e := range ws {
@@ -228,8 +259,13 @@ func (c *classic) stickyRound(ws []*entry) (lists [][]int32, revoke map[*entry][
 		sum += len(owned[i])
 	}
 	keep, add := s.stickyLists(owned, s.orphans(keys, owned, sum), false)
-	from := map[int32]*entry{} // items given up by an over-quota member
-	for i, e := range ws {
+	// from: per item, the position in ws of the over-quota member that gave it up, or -1;
+	// given lists the items set, which are reset to -1 at the end.
+	for len(c.from) < len(s.items) {
+		c.from = append(c.from, -1)
+	}
+	from, given := c.from, c.given[:0]
+	for i := range ws {
 		if len(keep[i]) < len(owned[i]) {
 			s.stamp++
 			for _, it := range keep[i] {
@@ -237,11 +273,18 @@ func (c *classic) stickyRound(ws []*entry) (lists [][]int32, revoke map[*entry][
 			}
 			for _, it := range owned[i] {
 				if s.stamps[it] != s.stamp {
-					from[it] = e
+					from[it] = int32(i)
+					given = append(given, it)
 				}
 			}
 		}
 	}
+	defer func() {
+		for _, it := range given {
+			from[it] = -1
+		}
+		c.given = given[:0]
+	}()
 	for i, e := range ws {
 		if len(add[i]) == 0 {
 			lists[i] = keep[i] // keep lists are never modified afterwards
@@ -249,7 +292,8 @@ func (c *classic) stickyRound(ws []*entry) (lists [][]int32, revoke map[*entry][
 		}
 		na := append(make([]int32, 0, len(keep[i])+len(add[i])), keep[i]...)
 		for _, it := range add[i] {
-			if old, ok := from[it]; ok && c.assignor == asCoopSticky {
+			if p := from[it]; p >= 0 && c.assignor == asCoopSticky {
+				old := ws[p]
 				revoke[old] = append(revoke[old], it)
 				c.assign[it] = -1
 				continue

@@ -55,7 +55,10 @@ type sim struct {
 	targetBuf       []int
 	rankBuf         []uint64
 	sortBuf         []int32 // sortAsc's
-	claims          claims  // what orphans counted last
+	freeBuf, itsBuf []int32 // stickyLists's
+	cntBuf          []int32
+	roomBuf         []int
+	claims          claims // what orphans counted last
 
 	downtime, maxPause  int64
 	reprocMS            int64 // partition-milliseconds of records consumed but not committed when lost

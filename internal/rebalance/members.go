@@ -5,33 +5,35 @@ import (
 	"sort"
 )
 
+// member's fields that every round reads for every member come first, in one cache line.
 type member struct {
-	idx           int32
-	name          string
-	up            bool
-	stopping      bool // shutting down: takes no new work
-	inc           int  // incarnation: events scheduled for an older process are ignored
-	phase         int64
-	held          []int32 // items claimed, lazily compacted
-	heldDirty     bool    // some item in held was released since the last compaction
-	gone          []int32 // the items released since then (see release), unless goneLost
-	goneLost      bool
-	heldShared    bool // held[:len] is referenced elsewhere: never rewrite it in place
-	pollBusyUntil int64
-	ver           uint64 // bumped whenever the set of items m holds changes
+	entry *entry // classic: the coordinator's entry for this process
+	idx   int32
 	// heldBatch is the batch that exactly the items of held (as last compacted) followed then,
 	// or -1; with heldGen it spares revokeItems a check of every item.
-	heldBatch int32
-	heldGen   uint32
-	entry     *entry  // classic: the coordinator's entry for this process
-	k         *kentry // KIP-848: the current member id
+	heldBatch  int32
+	heldGen    uint32
+	up         bool
+	stopping   bool // shutting down: takes no new work
+	heldDirty  bool // some item in held was released since the last compaction
+	heldShared bool // held[:len] is referenced elsewhere: never rewrite it in place
+	goneLost   bool // some release since then is not in gone
 	// synced: phase was last set by a JoinGroup response (classic), so the member's last
 	// contact before its first heartbeat is that response.
-	synced bool
+	synced        bool
+	inc           int // incarnation: events scheduled for an older process are ignored
+	phase         int64
+	recGen        int // classic: the generation whose SyncGroup last counted its list
+	pollBusyUntil int64
+
+	held []int32 // items claimed, lazily compacted
+	gone []int32 // the items released since the last compaction (see release)
+	k    *kentry // KIP-848: the current member id
+	ver  uint64  // bumped whenever the set of items m holds changes
+	name string
 	// assignors is the classic consumer's assignor list; next the list it restarts with.
 	assignors, next []assignor
 	commitBase      int64 // auto-commits fall at commitBase + k * auto_commit_interval_ms
-	recGen          int   // classic: the generation whose SyncGroup last counted its list
 }
 
 // member returns (creating) the member with this name.
