@@ -54,6 +54,7 @@ type Writer struct {
 	crc    uint32
 	size   int64
 	closed bool
+	rec    *recording // nil unless Record was called
 }
 
 // Each response compresses with a writer from the pool: a flate.Writer holds about a megabyte
@@ -94,6 +95,9 @@ func (w *Writer) WriteVolatile(p []byte) (int, error) {
 		return 0, errClosed
 	}
 	w.endSegment()
+	if w.rec != nil {
+		w.rec.hole(w.out.Len(), p)
+	}
 	w.stored(p)
 	return len(p), nil
 }
@@ -104,9 +108,11 @@ func (w *Writer) Splice(p *Part) error {
 		return errClosed
 	}
 	w.endSegment()
+	start := w.out.Len()
 	w.out.Write(p.deflated)
 	w.crc = Combine(w.crc, p.crc, p.size)
 	w.size += p.size
+	w.rec.fixed(start, w.out.Len(), p.crc, p.size)
 	return nil
 }
 
@@ -116,6 +122,9 @@ func (w *Writer) Close() error {
 		return errClosed
 	}
 	w.endSegment()
+	if w.rec != nil {
+		w.rec.finish(w.out.Bytes())
+	}
 	w.closed = true
 	*w.seg = (*w.seg)[:0]
 	segments.Put(w.seg)
@@ -142,6 +151,15 @@ func (w *Writer) endSegment() {
 	*w.seg = seg[:0]
 	w.crc = crc32.Update(w.crc, crc32.IEEETable, seg)
 	w.size += int64(len(seg))
+	start := w.out.Len()
+	w.writeSegment(seg)
+	if w.rec != nil {
+		w.rec.fixed(start, w.out.Len(), crc32.ChecksumIEEE(seg), int64(len(seg)))
+	}
+}
+
+// writeSegment writes seg's blocks.
+func (w *Writer) writeSegment(seg []byte) {
 	if len(seg) < minSegment {
 		w.writeStored(seg)
 		return

@@ -188,3 +188,45 @@ func firstDiff(a, b string) int {
 	}
 	return min(len(a), len(b))
 }
+
+// A template replayed with new markup in its holes is the very stream written afresh with it.
+func TestTemplateReplayIsTheFreshStream(t *testing.T) {
+	row := strings.Repeat(`<li class="item"><a href="/cards/x">question</a></li>`, 40)
+	page := func(v string) []piece {
+		return []piece{{text: row}, {text: v, volatile: true}, {text: "<p>"}, {text: row, spliced: true},
+			{text: row + "2"}, {text: v, volatile: true}, {text: "end"}}
+	}
+	memo := NewMemo(1 << 20)
+	for _, c := range []struct{ old, new string }{{"1733058453123", "1733058459999"}, {"1", "12345"}, {"", "7"}, {"7", ""}} {
+		var out bytes.Buffer
+		w := NewWriter(&out, memo)
+		w.Record()
+		for _, p := range page(c.old) {
+			switch {
+			case p.spliced:
+				w.Splice(NewPart([]byte(p.text)))
+			case p.volatile:
+				w.WriteVolatile([]byte(p.text))
+			default:
+				io.WriteString(w, p.text)
+			}
+		}
+		w.Close()
+		tmpl := w.Recorded()
+		fresh, want := buildMemo(t, memo, page(c.new))
+		var replayed bytes.Buffer
+		if !tmpl.Replay(&replayed, []byte(c.old), []byte(c.new)) {
+			t.Fatalf("%q -> %q: not replayed", c.old, c.new)
+		}
+		if !bytes.Equal(replayed.Bytes(), fresh) {
+			t.Fatalf("%q -> %q: the replay differs from the fresh stream", c.old, c.new)
+		}
+		if got := gunzip(t, replayed.Bytes()); got != want {
+			t.Fatalf("%q -> %q: replay decompressed wrongly", c.old, c.new)
+		}
+		var none bytes.Buffer
+		if tmpl.Replay(&none, []byte(c.old+"x"), []byte(c.new)) || none.Len() != 0 {
+			t.Fatalf("a replay for markup the holes did not hold went ahead (%d bytes)", none.Len())
+		}
+	}
+}

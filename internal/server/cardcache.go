@@ -39,12 +39,17 @@ type cacheEntry struct {
 	html []byte
 	gz   []byte
 	part *gzpage.Part
+	tmpl *gzpage.Template // a page with holes (userpage.go)
+	hole []byte           // what the template's holes held
 }
 
 func (e cacheEntry) size() int {
-	n := len(e.html) + len(e.gz)
+	n := len(e.html) + len(e.gz) + len(e.hole)
 	if e.part != nil {
 		n += e.part.Bytes()
+	}
+	if e.tmpl != nil {
+		n += e.tmpl.Bytes()
 	}
 	return n
 }
@@ -114,7 +119,7 @@ func (s *Server) cardBody(r *http.Request, d *deck.Deck, c *deck.Card, depth str
 	if !acceptsGzip(r) {
 		return body
 	}
-	if dc, ok := d.Card(c.ID); !ok || dc != c { // c is from a deck reloaded since: do not keep it
+	if !fromDeck(d, c) { // c is from a deck reloaded since: do not keep it
 		return body
 	}
 	key := "body:" + c.ID + ":" + depth
@@ -131,6 +136,12 @@ func (s *Server) cardBody(r *http.Request, d *deck.Deck, c *deck.Card, depth str
 	p := gzpage.NewPart(buf.Bytes())
 	s.figures.store(d, key, cacheEntry{part: p})
 	return splicedPart(p, body)
+}
+
+// fromDeck reports whether c is d's own card, not one of a deck reloaded since.
+func fromDeck(d *deck.Deck, c *deck.Card) bool {
+	dc, ok := d.Card(c.ID)
+	return ok && dc == c
 }
 
 // rawHTML writes already rendered, already escaped markup.
@@ -170,30 +181,44 @@ const segmentMemoBytes = 2 << 20
 
 // renderSpliced is render for pages with parts kept compressed: for a client that accepts
 // gzip, the page's own markup is compressed at the fastest level (or taken from segmentMemo)
-// and the parts are spliced in, rather than the whole page compressed per request. With keep,
-// it returns a copy of the gzipped page it sent (nil when it sent none).
-func (s *Server) renderSpliced(w http.ResponseWriter, r *http.Request, status int, c templ.Component, keep bool) []byte {
+// and the parts are spliced in, rather than the whole page compressed per request. It returns
+// what keep asks for of the gzipped page it sent: nothing, a copy, or its template (gzpage).
+func (s *Server) renderSpliced(w http.ResponseWriter, r *http.Request, status int, c templ.Component, keep keepMode) ([]byte, *gzpage.Template) {
 	if !acceptsGzip(r) {
 		s.render(w, r, status, c)
-		return nil
+		return nil, nil
 	}
 	buf := templ.GetBuffer()
 	defer templ.ReleaseBuffer(buf)
 	gw := gzpage.NewWriter(buf, segmentMemo)
+	if keep == keepTemplate {
+		gw.Record()
+	}
 	err := c.Render(context.WithValue(r.Context(), spliceKey{}, gw), gw)
 	if cerr := gw.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		s.fail(w, r, err)
-		return nil
+		return nil, nil
 	}
 	writeGzipHTML(w, r, status, buf.Bytes())
-	if keep {
-		return bytes.Clone(buf.Bytes())
+	switch keep {
+	case keepBytes:
+		return bytes.Clone(buf.Bytes()), nil
+	case keepTemplate:
+		return nil, gw.Recorded()
 	}
-	return nil
+	return nil, nil
 }
+
+type keepMode int
+
+const (
+	keepNothing keepMode = iota
+	keepBytes
+	keepTemplate
+)
 
 // writeGzipHTML writes a page that is already gzipped; the compression middleware passes a
 // response with its own Content-Encoding through.

@@ -186,8 +186,8 @@ func (s *Server) card(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		v.Body = s.cardBody(r, d, c, v.Depth, true) // cardcache.go: kept compressed
-		if gz := s.renderSpliced(w, r, http.StatusOK, views.Card(p, v), true); gz != nil {
-			if dc, ok := d.Card(c.ID); ok && dc == c {
+		if gz, _ := s.renderSpliced(w, r, http.StatusOK, views.Card(p, v), keepBytes); gz != nil {
+			if fromDeck(d, c) {
 				s.figures.store(d, key, cacheEntry{gz: gz})
 			}
 		}

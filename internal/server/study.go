@@ -10,6 +10,7 @@ import (
 	"time"
 	_ "time/tzdata" // time zone names must validate even on hosts without a zoneinfo database
 
+	"github.com/a-h/templ"
 	"github.com/go-chi/chi/v5"
 
 	"github.com/rehearse/rehearse/internal/deck"
@@ -197,10 +198,27 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 func (s *Server) renderStudy(w http.ResponseWriter, r *http.Request, v views.StudyPage) {
 	p := s.page(r, "Study", "voice.js", "study.js")
 	p.CSS = append(p.CSS, s.assets.URL("study.css"), s.assets.URL("voice.css"))
-	if v.Card != nil {
-		v.Body = s.cardBody(r, s.deck(), v.Card, v.Depth, false) // cardcache.go: kept compressed
+	d := s.deck()
+	// userpage.go: the page is kept as a template whose holes take the moment it is shown
+	key := userStudyPageKey(userFrom(r.Context()).ID, p, v)
+	shown := []byte(strconv.FormatInt(v.ShownAt, 10))
+	if acceptsGzip(r) {
+		if e, ok := s.figures.entry(d, key); ok && e.tmpl != nil {
+			buf := templ.GetBuffer()
+			defer templ.ReleaseBuffer(buf)
+			if e.tmpl.Replay(buf, e.hole, shown) {
+				writeGzipHTML(w, r, http.StatusOK, buf.Bytes())
+				return
+			}
+		}
 	}
-	s.renderSpliced(w, r, http.StatusOK, views.Study(p, v), false)
+	if v.Card != nil {
+		v.Body = s.cardBody(r, d, v.Card, v.Depth, false) // cardcache.go: kept compressed
+	}
+	_, tmpl := s.renderSpliced(w, r, http.StatusOK, views.Study(p, v), keepTemplate)
+	if tmpl != nil && (v.Card == nil || fromDeck(d, v.Card)) {
+		s.figures.store(d, key, cacheEntry{tmpl: tmpl, hole: shown})
+	}
 }
 
 func queueKind(c srs.Card) string {

@@ -18,19 +18,7 @@ func userCardPageKey(userID int64, p views.Page, v views.CardPage, pv views.Prog
 	k := keyBuilder{b: make([]byte, 0, 512)}
 	k.str("user-card-page")
 	k.num(userID)
-	k.str(p.Title)
-	k.flag(p.User != nil)
-	if p.User != nil {
-		k.str(p.User.Name)
-		k.flag(p.User.Admin)
-	}
-	k.strs(p.CSS)
-	k.strs(p.Scripts)
-	k.flag(p.Private)
-	k.str(p.Notice)
-	k.str(p.ThemeJS)
-	k.str(p.Theme)
-	k.str(p.Path)
+	k.page(p)
 	k.str(v.Card.ID) // with the deck, whose cache this is: the body and figure follow
 	k.str(v.TopicSlug)
 	k.str(v.Depth)
@@ -67,8 +55,56 @@ func userCardPageKey(userID int64, p views.Page, v views.CardPage, pv views.Prog
 	return string(k.b)
 }
 
+// userStudyPageKey is the cache key of a study page's gzip template: everything it is rendered
+// from but the moment the question was shown, which fills the template's holes (gzpage).
+func userStudyPageKey(userID int64, p views.Page, v views.StudyPage) string {
+	k := keyBuilder{b: make([]byte, 0, 512)}
+	k.str("user-study-page")
+	k.num(userID)
+	k.page(p)
+	k.str(v.Filter.Topic)
+	k.str(v.Filter.Tag)
+	k.str(v.Filter.Label)
+	k.num(int64(v.Learning))
+	k.num(int64(v.Review))
+	k.num(int64(v.New))
+	k.str(v.Kind)
+	k.flag(v.Card != nil)
+	if v.Card != nil {
+		k.str(v.Card.ID) // with the deck, whose cache this is: the body follows
+	}
+	k.flag(v.Revealed)
+	k.str(v.Depth)
+	k.num(int64(len(v.Buttons)))
+	for _, b := range v.Buttons {
+		k.num(int64(b.Rating))
+		k.str(b.Label)
+		k.str(b.Interval)
+	}
+	k.num(int64(v.Reps))
+	k.str(v.NextDue)
+	k.str(v.UndoQuestion)
+	return string(k.b)
+}
+
 // keyBuilder spells values out unambiguously: each string behind its length.
 type keyBuilder struct{ b []byte }
+
+func (k *keyBuilder) page(p views.Page) {
+	k.str(p.Title)
+	k.flag(p.User != nil)
+	if p.User != nil {
+		k.str(p.User.Name)
+		k.flag(p.User.Admin)
+	}
+	k.strs(p.CSS)
+	k.strs(p.Scripts)
+	k.flag(p.Private)
+	k.str(p.Notice)
+	k.str(p.ThemeJS)
+	k.str(p.Theme)
+	k.str(p.Path)
+}
 
 func (k *keyBuilder) str(s string) {
 	k.b = strconv.AppendInt(k.b, int64(len(s)), 10)

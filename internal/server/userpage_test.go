@@ -139,3 +139,65 @@ func fill(v reflect.Value, seed int) {
 		}
 	}
 }
+
+// Every input of the study page but the moment it is shown (the template's holes) is in its key.
+func TestUserStudyPageKeyCoversEveryInput(t *testing.T) {
+	base := func() (views.Page, views.StudyPage) {
+		var p views.Page
+		fill(reflect.ValueOf(&p).Elem(), 1)
+		p.User = &views.UserInfo{Name: "sam"}
+		var v views.StudyPage
+		fill(reflect.ValueOf(&v).Elem(), 1)
+		v.Card = &deck.Card{ID: "c1"}
+		v.Buttons = []views.StudyButton{{}, {}}
+		for i := range v.Buttons {
+			fill(reflect.ValueOf(&v.Buttons[i]).Elem(), 1)
+		}
+		return p, v
+	}
+	p, v := base()
+	seen := map[string]string{userStudyPageKey(1, p, v): "base"}
+	check := func(name string, p views.Page, v views.StudyPage) {
+		t.Helper()
+		k := userStudyPageKey(1, p, v)
+		if prev, ok := seen[k]; ok {
+			t.Errorf("changing %s gives the key of %s: it is not in userStudyPageKey", name, prev)
+		}
+		seen[k] = name
+	}
+	for i := range reflect.TypeFor[views.Page]().NumField() {
+		p, v := base()
+		fill(reflect.ValueOf(&p).Elem().Field(i), 2)
+		check("Page."+reflect.TypeFor[views.Page]().Field(i).Name, p, v)
+	}
+	skip := map[string]bool{"ShownAt": true, "Card": true, "Body": true} // the holes; card below; the body follows the card
+	typ := reflect.TypeFor[views.StudyPage]()
+	for i := range typ.NumField() {
+		if skip[typ.Field(i).Name] {
+			continue
+		}
+		p, v := base()
+		fill(reflect.ValueOf(&v).Elem().Field(i), 2)
+		check("StudyPage."+typ.Field(i).Name, p, v)
+	}
+	for i := range reflect.TypeFor[views.StudyButton]().NumField() {
+		p, v := base()
+		fill(reflect.ValueOf(&v.Buttons[1]).Elem().Field(i), 2)
+		check("StudyButton."+reflect.TypeFor[views.StudyButton]().Field(i).Name, p, v)
+	}
+	p, v = base()
+	v.Card = &deck.Card{ID: "c2"}
+	check("card", p, v)
+	p, v = base()
+	v.Card = nil
+	check("no card", p, v)
+	p, v = base()
+	p0, v0 := base()
+	v.ShownAt++
+	if userStudyPageKey(1, p, v) != userStudyPageKey(1, p0, v0) {
+		t.Error("the moment shown is in the key: every request would miss")
+	}
+	if userStudyPageKey(2, p, v) == userStudyPageKey(1, p, v) {
+		t.Error("two users share a key")
+	}
+}

@@ -1,0 +1,119 @@
+package gzpage
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+)
+
+// A Template is a stream recorded with its volatile markup left as holes: replayed with a new
+// value in the holes, it is byte for byte the stream the same markup written afresh would give
+// (segments compress the same way every time, and volatile markup is stored), at the cost of a
+// copy and a few CRC combinations.
+type Template struct {
+	runs  []run    // the fixed pieces between holes: len(holes)+1
+	holes [][]byte // what each hole held when recorded
+}
+
+// run is consecutive fixed pieces: their compressed blocks, and the CRC and length of their markup.
+type run struct {
+	deflated []byte
+	crc      uint32
+	size     int64
+}
+
+// Record makes the writer keep what it writes as a Template, returned by Recorded after Close.
+func (w *Writer) Record() { w.rec = &recording{} }
+
+// Recorded is the template of the closed stream, or nil if Record was not called.
+func (w *Writer) Recorded() *Template {
+	if w.rec == nil || !w.closed {
+		return nil
+	}
+	return w.rec.t
+}
+
+// Bytes is the memory the template holds.
+func (t *Template) Bytes() int {
+	n := 0
+	for _, r := range t.runs {
+		n += len(r.deflated)
+	}
+	for _, h := range t.holes {
+		n += len(h)
+	}
+	return n
+}
+
+// Replay writes the recorded stream at the end of out with every hole's markup, which must be
+// old, replaced by new. It reports false and writes nothing when a hole held anything else:
+// that markup is not known, so the stream must be written afresh.
+func (t *Template) Replay(out *bytes.Buffer, old, new []byte) bool {
+	for _, h := range t.holes {
+		if !bytes.Equal(h, old) {
+			return false
+		}
+	}
+	w := Writer{out: out, closed: true}
+	out.Write(gzipHeader)
+	newCRC := crc32.ChecksumIEEE(new)
+	for i, r := range t.runs {
+		out.Write(r.deflated)
+		w.crc = Combine(w.crc, r.crc, r.size)
+		w.size += r.size
+		if i < len(t.holes) {
+			w.writeStored(new)
+			w.crc = Combine(w.crc, newCRC, int64(len(new)))
+			w.size += int64(len(new))
+		}
+	}
+	out.Write(finalBlock)
+	var tr [8]byte
+	binary.LittleEndian.PutUint32(tr[:4], w.crc)
+	binary.LittleEndian.PutUint32(tr[4:], uint32(w.size))
+	out.Write(tr[:])
+	return true
+}
+
+// recording notes where each piece of a stream lies in its output while it is written.
+type recording struct {
+	spans []span
+	t     *Template
+}
+
+// span is a fixed piece at out[start:end], or a hole and the markup it held.
+type span struct {
+	start, end int
+	crc        uint32
+	size       int64
+	isHole     bool
+	hole       []byte
+}
+
+// fixed notes a fixed piece; a nil recording notes nothing.
+func (r *recording) fixed(start, end int, crc uint32, size int64) {
+	if r != nil {
+		r.spans = append(r.spans, span{start: start, end: end, crc: crc, size: size})
+	}
+}
+
+func (r *recording) hole(at int, markup []byte) {
+	r.spans = append(r.spans, span{start: at, isHole: true, hole: bytes.Clone(markup)})
+}
+
+// finish builds the template from the spans over the stream's output.
+func (r *recording) finish(out []byte) {
+	t := &Template{runs: []run{{}}}
+	for _, s := range r.spans {
+		if s.isHole {
+			t.holes = append(t.holes, s.hole)
+			t.runs = append(t.runs, run{})
+			continue
+		}
+		cur := &t.runs[len(t.runs)-1]
+		cur.deflated = append(cur.deflated, out[s.start:s.end]...)
+		cur.crc = Combine(cur.crc, s.crc, s.size)
+		cur.size += s.size
+	}
+	r.t = t
+}
