@@ -63,6 +63,21 @@ func parseAssignors(list []string) []assignor {
 	return out
 }
 
+// internAssignors is parseAssignors with one shared slice per distinct list (no list is ever
+// modified), so members' lists compare mostly by address.
+func (s *sim) internAssignors(list []string) []assignor {
+	k := strings.Join(list, ",")
+	if l, ok := s.assignorLists[k]; ok {
+		return l
+	}
+	if s.assignorLists == nil {
+		s.assignorLists = map[string][]assignor{}
+	}
+	l := parseAssignors(list)
+	s.assignorLists[k] = l
+	return l
+}
+
 // cooperativeList reports whether a member with this list runs the COOPERATIVE protocol.
 func cooperativeList(list []assignor) bool {
 	for _, a := range list {
@@ -151,7 +166,10 @@ func sameLists(es []*entry) bool {
 		return false
 	}
 	for _, e := range es {
-		if !e.removed && !slices.Equal(e.assignors, first) {
+		if a := e.assignors; e.removed || len(a) == len(first) && &a[0] == &first[0] {
+			continue // one list, shared (internAssignors)
+		}
+		if !slices.Equal(e.assignors, first) {
 			return false
 		}
 	}

@@ -58,7 +58,8 @@ type sim struct {
 	freeBuf, itsBuf []int32 // stickyLists's
 	cntBuf          []int32
 	roomBuf         []int
-	claims          claims // what orphans counted last
+	assignorLists   map[string][]assignor // internAssignors's
+	claims          claims                // what orphans counted last
 
 	downtime, maxPause  int64
 	reprocMS            int64 // partition-milliseconds of records consumed but not committed when lost

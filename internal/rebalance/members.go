@@ -48,7 +48,7 @@ func (s *sim) member(name string) *member {
 		if !ok {
 			list = []string{s.sc.Assignor}
 		}
-		m.assignors = parseAssignors(list)
+		m.assignors = s.internAssignors(list)
 	}
 	if iv := s.cfg.autoCommit; iv > 0 {
 		// Members at t = 0 started earlier: their commit ticks get a phase of their own, from a
@@ -108,7 +108,7 @@ func (s *sim) scenarioEvent(ev Event) {
 		s.mark("join", ev.Member)
 		m := s.member(ev.Member)
 		if ev.Assignors != nil {
-			m.next = parseAssignors(ev.Assignors)
+			m.next = s.internAssignors(ev.Assignors)
 		}
 		s.startMember(m)
 	case evLeave:
@@ -121,7 +121,7 @@ func (s *sim) scenarioEvent(ev Event) {
 		s.mark("restart", ev.Member)
 		m := s.member(ev.Member)
 		if ev.Assignors != nil && m.up && !m.stopping {
-			m.next = parseAssignors(ev.Assignors)
+			m.next = s.internAssignors(ev.Assignors)
 		}
 		s.stopMember(m, ev.DownMS)
 	case evRollingRestart:
@@ -134,7 +134,7 @@ func (s *sim) scenarioEvent(ev Event) {
 			s.at(s.now+k*ev.IntervalMS, func() {
 				s.mark("restart", m.name)
 				if ev.Assignors != nil && m.up && !m.stopping {
-					m.next = parseAssignors(ev.Assignors)
+					m.next = s.internAssignors(ev.Assignors)
 				}
 				s.stopMember(m, ev.DownMS)
 			})
