@@ -105,9 +105,10 @@ func (s *Server) deck() *deck.Deck { return s.decks.Deck() }
 
 // page builds the layout model for a request.
 func (s *Server) page(r *http.Request, title string, scripts ...string) views.Page {
-	p := views.Page{Title: title, CSS: []string{s.assets.URL("app.css"), s.assets.URL("highlight.css")}, Private: s.cfg.Private,
-		ThemeJS: s.assets.URL("theme.js"), Path: r.URL.Path}
-	p.Scripts = append(p.Scripts, s.assets.URL("app.js"))
+	// Room for the stylesheets and scripts pages add, so those appends do not allocate again.
+	css, js := make([]string, 2, 4), make([]string, 1, 1+len(scripts))
+	css[0], css[1], js[0] = s.assets.URL("app.css"), s.assets.URL("highlight.css"), s.assets.URL("app.js")
+	p := views.Page{Title: title, CSS: css, Scripts: js, Private: s.cfg.Private, ThemeJS: s.assets.URL("theme.js"), Path: r.URL.Path}
 	for _, js := range scripts {
 		p.Scripts = append(p.Scripts, s.assets.URL(js))
 	}

@@ -182,9 +182,11 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 	v.Reps = st.Reps
 	v.Revealed = revealed
 	v.ShownAt = now.UnixMilli()
-	if t, err := strconv.ParseInt(shownAt, 10, 64); err == nil && v.Revealed {
-		if at := time.UnixMilli(t); !at.After(now) && now.Sub(at) <= study.MaxAnswerTime {
-			v.ShownAt = t
+	if v.Revealed && shownAt != "" { // a failed parse allocates its error: not for every question
+		if t, err := strconv.ParseInt(shownAt, 10, 64); err == nil {
+			if at := time.UnixMilli(t); !at.After(now) && now.Sub(at) <= study.MaxAnswerTime {
+				v.ShownAt = t
+			}
 		}
 	}
 	for i, c := range study.Preview(scheduler(u), v.Card.ID, st, now) {

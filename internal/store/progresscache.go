@@ -17,8 +17,9 @@ import (
 // `rehearse` commands touch accounts, never progress.
 
 // progressWeightMax bounds the cache by the rows it holds (card states, answers, recordings:
-// about 100-200 bytes each); past it the cache starts again empty.
-const progressWeightMax = 100_000
+// about 150 bytes each, so some 7 MB at most: 50 users who each studied 1,000 cards); past it
+// the cache starts again empty.
+const progressWeightMax = 50_000
 
 // progressCardsMax bounds the cards kept per user for the card page; past it they start again.
 const progressCardsMax = 128
