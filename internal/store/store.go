@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/pressly/goose/v3"
@@ -46,6 +47,10 @@ func dsn(path string, write bool) string {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
+	// A page cache of at most 1 MiB per connection (SQLite's default is 2 MiB), so the pool's
+	// caches stay under 1 MiB x (1 + readers) as the database grows: the hot pages of these
+	// short queries fit, and the rest is in the OS page cache anyway.
+	q.Add("_pragma", "cache_size(-1024)")
 	if write {
 		q.Set("_txlock", "immediate")
 	} else {
@@ -81,11 +86,16 @@ func Open(ctx context.Context, path string, log *slog.Logger) (*DB, error) {
 		w.Close()
 		return nil, err
 	}
-	r.SetMaxOpenConns(8)
-	r.SetMaxIdleConns(8)
+	r.SetMaxOpenConns(readers())
+	r.SetMaxIdleConns(readers())
 	db.r = r
 	return db, nil
 }
+
+// readers is the read pool's size: two connections per core (a query runs on a core, the other
+// is being handed to the next request), between 2 and 8. Each connection holds its own page
+// cache and prepared statements, so more than the cores can use is memory for nothing.
+func readers() int { return min(max(2*runtime.GOMAXPROCS(0), 2), 8) }
 
 // Migrate applies every pending migration in migrations/.
 func (db *DB) Migrate(ctx context.Context, log *slog.Logger) error {
