@@ -75,18 +75,15 @@ func (s *sim) compactHeld(m *member) []int32 {
 		out, m.heldShared = make([]int32, 0, len(m.held)), false // a fresh slice, sized once
 	}
 	one := int32(-2) // the batch every kept item follows so far; -1 when they differ
-	for _, it := range m.held {
-		if st := s.stamps[it]; exact && st != goneMark && st != goneMark+1 {
-			out = append(out, it)
-			if one != -1 {
-				if b := s.bat[it]; one == -2 {
-					one = b
-				} else if one != b {
-					one = -1
-				}
-			}
-			continue
+	follows := func(b int32) {
+		if one == -2 {
+			one = b
+		} else if one != b {
+			one = -1
 		}
+	}
+	// check keeps it if m still holds it and it is not kept already.
+	check := func(it int32) {
 		// An item following a batch exists (kill detaches), so its batch alone decides.
 		var mine bool
 		b := s.bat[it]
@@ -99,12 +96,52 @@ func (s *sim) compactHeld(m *member) []int32 {
 		if mine && s.stamps[it] != s.stamp {
 			s.stamps[it] = s.stamp
 			out = append(out, it)
-			switch {
-			case one == -2:
-				one = b
-			case one != b:
-				one = -1
+			follows(b)
+		}
+	}
+	held := m.held
+	switch {
+	case exact && len(gone) > 0 && len(gone) <= 4:
+		// A few gone items, found by value: the runs between them are kept as they are.
+		// (out may be held itself: it never gets ahead of what has been read.)
+		var g [4]int32
+		for i := range g {
+			g[i] = gone[i%len(gone)] // unused slots repeat an item
+		}
+		from := 0
+		for k := 0; k <= len(held); k++ {
+			if k < len(held) {
+				if it := held[k]; it != g[0] && it != g[1] && it != g[2] && it != g[3] {
+					continue
+				}
 			}
+			run := held[from:k]
+			out = append(out, run...)
+			for _, it := range run {
+				if one == -1 {
+					break
+				}
+				follows(s.bat[it])
+			}
+			if k < len(held) {
+				check(held[k])
+			}
+			from = k + 1
+		}
+	case exact:
+		for _, it := range held {
+			if st := s.stamps[it]; st != goneMark && st != goneMark+1 {
+				out = append(out, it)
+				if one != -1 {
+					follows(s.bat[it])
+				}
+				continue
+			}
+			check(it)
+		}
+	default:
+		for _, it := range held {
+			check(it)
 		}
 	}
 	m.held = out
