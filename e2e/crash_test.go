@@ -234,13 +234,17 @@ func totals(rs []*rater) (acks, retried, lost int) {
 	return
 }
 
-// TestCrashSafetySIGKILL kills the server at random moments under load, at least 10 times.
+// TestCrashSafetySIGKILL kills the server at random moments under load: 12 times in a full run
+// (REHEARSE_E2E_FULL=1, as ./scripts/test sets), 4 times in a plain one.
 func TestCrashSafetySIGKILL(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("crash test in -short mode")
 	}
-	const kills = 12
+	kills := 4
+	if fullRun() {
+		kills = 12
+	}
 	dir := t.TempDir()
 	rs := newRatersOn(t, dir, crashUsers, false)
 	app := StartApp(t, dir)

@@ -55,7 +55,7 @@ func TestFoundationFlow(t *testing.T) {
 	}
 	CheckA11y(ctx, t, "home page (signed out)")
 	Login(ctx, t, app.URL, "ada", "analytical-engine")
-	CheckA11y(ctx, t, "home page")
+	// The signed-in home, card and search pages are checked by TestUIEveryPageBothSizesBothThemes.
 
 	// Open a topic, then a card from it; switch tiers; expand a follow-up.
 	if err := chromedp.Do(ctx,
@@ -70,7 +70,6 @@ func TestFoundationFlow(t *testing.T) {
 	if q := Eval[string](ctx, t, `document.getElementById('question').textContent`); q == "" {
 		t.Fatal("card page has no question")
 	}
-	CheckA11y(ctx, t, "card page")
 	visible := `(id) => document.getElementById(id).offsetParent !== null`
 	if !Eval[bool](ctx, t, `(`+visible+`)('basics')`) || Eval[bool](ctx, t, `(`+visible+`)('solid')`) {
 		t.Fatal("basics tier should show first, solid hidden")
@@ -102,7 +101,6 @@ func TestFoundationFlow(t *testing.T) {
 	); err != nil {
 		t.Fatalf("search: %v", err)
 	}
-	CheckA11y(ctx, t, "search results")
 	if n := Eval[int](ctx, t, `document.querySelectorAll('#results li').length`); n == 0 {
 		t.Fatal("search for 'cooperative' found nothing")
 	}

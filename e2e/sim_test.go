@@ -37,7 +37,7 @@ func TestSimulation(t *testing.T) {
 	if !Eval[bool](ctx, t, `getComputedStyle(document.querySelector('svg.tl rect[data-state=processing]')).fill !== 'none'`) {
 		t.Error("processing segments have no fill")
 	}
-	CheckA11y(ctx, t, "a card with its simulation")
+	// Its accessibility at both sizes is checked by TestUIEveryPageBothSizesBothThemes ("card-sim").
 	if err := chromedp.Do(ctx,
 		chromedp.EmulateViewport(390, 844),
 		chromedp.Reload(),
@@ -52,7 +52,6 @@ func TestSimulation(t *testing.T) {
 	if Eval[bool](ctx, t, `document.documentElement.scrollWidth > window.innerWidth + 1`) {
 		t.Error("the page scrolls sideways at phone width")
 	}
-	CheckA11y(ctx, t, "a card with its simulation, phone width")
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1200, 900)); err != nil {
 		t.Fatal(err)
 	}

@@ -120,5 +120,9 @@ func TestTeamFlow(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/admin"), chromedp.WaitVisible(chromedp.ID("users"))); err != nil {
 		t.Fatal(err)
 	}
-	CheckA11y(ctx, t, "the admin page")
+	// The admin page (its accessibility is checked by TestUIEveryPageBothSizesBothThemes) lists
+	// the new member.
+	if names := Eval[string](ctx, t, `[...document.querySelectorAll('#users td.name')].map(td => td.textContent).sort().join(',')`); names != "ada,grace" {
+		t.Fatalf("the admin page lists %q, want ada,grace", names)
+	}
 }
