@@ -102,7 +102,9 @@ func (h *cardHTML) parseText(body []byte, err error) {
 
 func (h *cardHTML) render() {
 	body, err := h.source()
-	h.textOnce.Do(func() { h.parseText(body, err) })
+	if h.fsys == nil { // the body goes below: take the text now
+		h.textOnce.Do(func() { h.parseText(body, err) })
+	}
 	if err != nil {
 		h.notice, h.errs = rereadNotice, ErrorList{{File: h.file, Msg: fmt.Sprintf("cannot read the card again to show it: %v", err)}}
 		return
