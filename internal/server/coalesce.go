@@ -46,12 +46,19 @@ type coalescingConn struct {
 	net.Conn
 	mu      sync.Mutex
 	holding bool
-	held    []byte
+	held    *[]byte // lent from heldBuffers while holding
 }
+
+// heldBuffers lends connections their buffer for one response: an idle kept-alive connection
+// holds none.
+var heldBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 
 func (c *coalescingConn) hold() {
 	c.mu.Lock()
 	c.holding = true
+	if c.held == nil {
+		c.held = heldBuffers.Get().(*[]byte)
+	}
 	c.mu.Unlock()
 }
 
@@ -63,15 +70,21 @@ func (c *coalescingConn) release() error {
 	return c.sendHeld()
 }
 
+// sendHeld writes what is held and, unless still holding, gives the buffer back.
 func (c *coalescingConn) sendHeld() error {
-	if len(c.held) == 0 {
+	if c.held == nil {
 		return nil
 	}
-	_, err := c.Conn.Write(c.held)
-	if cap(c.held) > 64<<10 { // a big response: do not keep its buffer with an idle connection
+	var err error
+	if len(*c.held) > 0 {
+		_, err = c.Conn.Write(*c.held)
+		*c.held = (*c.held)[:0]
+	}
+	if !c.holding {
+		if cap(*c.held) <= 64<<10 { // a big response's buffer is not kept for the next
+			heldBuffers.Put(c.held)
+		}
 		c.held = nil
-	} else {
-		c.held = c.held[:0]
 	}
 	return err
 }
@@ -79,8 +92,8 @@ func (c *coalescingConn) sendHeld() error {
 func (c *coalescingConn) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.holding && len(c.held)+len(p) <= maxHeld {
-		c.held = append(c.held, p...)
+	if c.holding && len(*c.held)+len(p) <= maxHeld {
+		*c.held = append(*c.held, p...)
 		return len(p), nil
 	}
 	if err := c.sendHeld(); err != nil {
