@@ -202,6 +202,15 @@ func (s *sim) stickyLists(owned [][]int32, orphans []int32, sorted bool) (keep, 
 			s.itsBuf = its
 			s.sortItems(its)
 		}
+		if t := target[i]; len(s.groups) == 1 && (t == 0 || its[t-1] != its[t]) {
+			// One group: keepAlternating would mark its[:t], and no item repeats across the
+			// cut, so the loop below would keep exactly its[:t].
+			if t > 0 {
+				keep[i] = append(make([]int32, 0, t), its[:t]...)
+			}
+			free = append(free, its[t:]...)
+			continue
+		}
 		stamp := s.keepAlternating(its, target[i])
 		if target[i] > 0 {
 			keep[i] = make([]int32, 0, target[i]) // exactly target[i] are marked: filled to cap
