@@ -160,6 +160,7 @@ func (s *sim) stickyLists(owned [][]int32, orphans []int32, sorted bool) (keep, 
 	keep, add = s.keepBuf[:n], s.addBuf[:n]
 	clear(keep)
 	clear(add)
+	s.gave = s.gave[:0]
 	if n == 0 {
 		return
 	}
@@ -208,7 +209,10 @@ func (s *sim) stickyLists(owned [][]int32, orphans []int32, sorted bool) (keep, 
 			if t > 0 {
 				keep[i] = append(make([]int32, 0, t), its[:t]...)
 			}
-			free = append(free, its[t:]...)
+			for _, it := range its[t:] {
+				free = append(free, it)
+				s.gave = append(s.gave, it, int32(i))
+			}
 			continue
 		}
 		stamp := s.keepAlternating(its, target[i])
@@ -220,6 +224,7 @@ func (s *sim) stickyLists(owned [][]int32, orphans []int32, sorted bool) (keep, 
 				keep[i] = append(keep[i], it)
 			} else {
 				free = append(free, it)
+				s.gave = append(s.gave, it, int32(i))
 			}
 		}
 	}

@@ -265,19 +265,10 @@ func (c *classic) stickyRound(ws []*entry) (lists [][]int32, revoke map[*entry][
 		c.from = append(c.from, -1)
 	}
 	from, given := c.from, c.given[:0]
-	for i := range ws {
-		if len(keep[i]) < len(owned[i]) {
-			s.stamp++
-			for _, it := range keep[i] {
-				s.stamps[it] = s.stamp
-			}
-			for _, it := range owned[i] {
-				if s.stamps[it] != s.stamp {
-					from[it] = int32(i)
-					given = append(given, it)
-				}
-			}
-		}
+	for k := 0; k < len(s.gave); k += 2 {
+		// What an over-quota member's list holds beyond what it keeps, member by member.
+		from[s.gave[k]] = s.gave[k+1]
+		given = append(given, s.gave[k])
 	}
 	defer func() {
 		for _, it := range given {

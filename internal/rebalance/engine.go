@@ -52,6 +52,7 @@ type sim struct {
 	freeB     []int32 // unused batches
 
 	keepBuf, addBuf [][]int32 // stickyLists's scratch
+	gave            []int32   // stickyLists's last call: (item, member) pairs given up, in order
 	targetBuf       []int
 	rankBuf         []uint64
 	sortBuf         []int32 // sortAsc's
