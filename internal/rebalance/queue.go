@@ -49,30 +49,29 @@ type actKind uint8
 // Most events are scheduled a fixed delay from now (rpc_ms, revoke_ms, ...). Those pushed
 // with one delay come in (time, sequence) order, since now never goes back, so each delay has
 // a lane, a plain FIFO holding its acts in line, and only events at arbitrary times go through
-// the heap. The earliest event is the least of the heap's top and the lanes' heads (kept apart
-// in headAt and headSeq, so finding it reads a cache line or two), by the same unique keys.
+// the heap. The earliest event is the least of the heap's top and the earliest lane head, by
+// the same unique keys; the lanes that hold events form a small binary heap by head (lh).
 type queue struct {
 	h     []event
 	acts  []act // the heap's acts, by slot
 	free  []int32
-	lanes []lane // the fixed-delay lanes first (nfixed of them), then the blocks
-	// headAt[i], headSeq[i]: lane i's first event's key, or none's; apart from the lanes and
-	// from each other, so that finding the earliest head reads a cache line or two.
-	headAt  []int64
-	headSeq []uint64
-	nfixed  int
-	seq     uint64
-	n       int         // events pending, in the heap and the lanes
-	order   []uint64    // pushBlock's scratch
-	spare   []laneEvent // a drained block lane's events, for the next block
+	lanes []lane  // by lane slot: a fixed-delay lane keeps its slot, a drained block's is reused
+	head  []key   // by lane slot: the first event's key (while the lane is in lh)
+	lh    []int32 // the slots of the lanes holding events, a min-heap by head
+	fixed []int32 // the fixed-delay lanes' slots, in the order their delays first came
+	spare []int32 // drained block slots, for the next blocks
+	seq   uint64
+	n     int      // events pending, in the heap and the lanes
+	order []uint64 // pushBlock's scratch
 }
 
 // lane holds the events pushed with delay d, or one block (pushBlock), in order, from
-// ev[head] on. A block lane goes when it drains.
+// ev[head] on.
 type lane struct {
-	d    int64
-	ev   []laneEvent
-	head int
+	d     int64
+	block bool
+	ev    []laneEvent
+	head  int
 }
 
 type laneEvent struct {
@@ -106,27 +105,40 @@ func (q *queue) push(at int64, a act) {
 func (q *queue) pushAfter(d, at int64, a act) {
 	q.seq++
 	q.n++
-	i := 0
-	for i < q.nfixed && q.lanes[i].d != d {
-		i++
+	x := int32(-1)
+	for _, f := range q.fixed {
+		if q.lanes[f].d == d {
+			x = f
+			break
+		}
 	}
-	if i == q.nfixed {
-		q.lanes = slices.Insert(q.lanes, i, lane{d: d})
-		q.headAt, q.headSeq = slices.Insert(q.headAt, i, none.at), slices.Insert(q.headSeq, i, none.seq)
-		q.nfixed++
+	if x < 0 {
+		x = q.newLane(lane{d: d})
+		q.fixed = append(q.fixed, x)
 	}
-	l := &q.lanes[i]
+	l := &q.lanes[x]
+	k := key{at, q.seq}
 	if l.head == len(l.ev) {
-		l.ev, l.head = l.ev[:0], 0
-	} else if l.head >= 1024 && 2*l.head >= len(l.ev) {
+		// Empty (a drained lane is reset): it joins the lane heap with this event at its head.
+		l.ev = append(l.ev[:0], laneEvent{k, a})
+		l.head = 0
+		q.head[x] = k
+		q.lhPush(x)
+		return
+	}
+	if l.head >= 1024 && 2*l.head >= len(l.ev) {
 		n := copy(l.ev, l.ev[l.head:])
 		clear(l.ev[n:])
 		l.ev, l.head = l.ev[:n], 0
 	}
-	if l.head == len(l.ev) {
-		q.headAt[i], q.headSeq[i] = at, q.seq
-	}
-	l.ev = append(l.ev, laneEvent{key{at, q.seq}, a})
+	l.ev = append(l.ev, laneEvent{k, a})
+}
+
+// newLane adds a lane and returns its slot.
+func (q *queue) newLane(l lane) int32 {
+	q.lanes = append(q.lanes, l)
+	q.head = append(q.head, none)
+	return int32(len(q.lanes) - 1)
 }
 
 // pushBlock does what push(ats[k], acts[k]) for k = 0, 1, ... would, each time at least the
@@ -152,16 +164,22 @@ func (q *queue) pushBlock(ats []int64, acts []act) {
 		}
 		slices.SortStableFunc(order, func(a, b uint64) int { return cmp.Compare(ats[a], ats[b]) })
 	}
-	l := lane{ev: q.spare[:0]}
-	q.spare = nil
+	var x int32
+	if n := len(q.spare); n > 0 {
+		x, q.spare = q.spare[n-1], q.spare[:n-1]
+	} else {
+		x = q.newLane(lane{block: true})
+	}
+	l := &q.lanes[x]
+	l.ev, l.head = l.ev[:0], 0
 	for _, o := range order {
 		k := o & (1<<32 - 1)
 		q.seq++
 		l.ev = append(l.ev, laneEvent{key{ats[k], q.seq}, acts[k]})
 	}
 	q.n += len(ats)
-	q.lanes = append(q.lanes, l)
-	q.headAt, q.headSeq = append(q.headAt, l.ev[0].at), append(q.headSeq, l.ev[0].seq)
+	q.head[x] = l.ev[0].key
+	q.lhPush(x)
 	q.order = order
 }
 
@@ -205,18 +223,8 @@ func (q *queue) down(i int, e event) {
 
 // pop removes the earliest event and returns its time and act; the queue must not be empty.
 func (q *queue) pop() (int64, act) {
-	i, k := -1, none
-	if len(q.h) > 0 {
-		k = q.h[0].key
-	}
-	seqs := q.headSeq[:len(q.headAt)]
-	for j, at := range q.headAt {
-		if at < k.at || at == k.at && seqs[j] < k.seq {
-			i, k = j, key{at, seqs[j]}
-		}
-	}
 	q.n--
-	if i < 0 {
+	if len(q.lh) == 0 || len(q.h) > 0 && q.h[0].before(q.head[q.lh[0]]) {
 		e := q.h[0]
 		n := len(q.h) - 1
 		last := q.h[n]
@@ -227,22 +235,63 @@ func (q *queue) pop() (int64, act) {
 		a := q.acts[e.fn]
 		q.acts[e.fn] = act{}
 		q.free = append(q.free, e.fn)
-		return k.at, a
+		return e.at, a
 	}
-	l := &q.lanes[i]
+	x := q.lh[0]
+	l := &q.lanes[x]
+	at := l.ev[l.head].at
 	a := l.ev[l.head].a
 	l.ev[l.head].a = act{} // what it refers to is not kept alive by the lane
-	l.head++
-	switch {
-	case l.head < len(l.ev):
-		q.headAt[i], q.headSeq[i] = l.ev[l.head].at, l.ev[l.head].seq
-	case i < q.nfixed:
-		q.headAt[i], q.headSeq[i] = none.at, none.seq
-	default:
-		// A drained block goes; its array serves the next block.
-		q.spare = l.ev[:0]
-		q.lanes = slices.Delete(q.lanes, i, i+1)
-		q.headAt, q.headSeq = slices.Delete(q.headAt, i, i+1), slices.Delete(q.headSeq, i, i+1)
+	if l.head++; l.head < len(l.ev) {
+		q.head[x] = l.ev[l.head].key
+		q.lhDown(0)
+		return at, a
 	}
-	return k.at, a
+	// Drained: the lane leaves the lane heap, emptied; a block's slot serves a later block.
+	l.ev, l.head = l.ev[:0], 0
+	last := len(q.lh) - 1
+	q.lh[0] = q.lh[last]
+	q.lh = q.lh[:last]
+	if last > 0 {
+		q.lhDown(0)
+	}
+	if l.block {
+		q.spare = append(q.spare, x)
+	}
+	return at, a
+}
+
+// lhPush adds lane slot x, whose head is set, to the lane heap.
+func (q *queue) lhPush(x int32) {
+	q.lh = append(q.lh, x)
+	i := len(q.lh) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !q.head[x].before(q.head[q.lh[p]]) {
+			break
+		}
+		q.lh[i] = q.lh[p]
+		i = p
+	}
+	q.lh[i] = x
+}
+
+// lhDown moves the lane at position i down the lane heap to its place.
+func (q *queue) lhDown(i int) {
+	lh, x := q.lh, q.lh[i]
+	for {
+		c := 2*i + 1
+		if c >= len(lh) {
+			break
+		}
+		if c+1 < len(lh) && q.head[lh[c+1]].before(q.head[lh[c]]) {
+			c++
+		}
+		if !q.head[lh[c]].before(q.head[x]) {
+			break
+		}
+		lh[i] = lh[c]
+		i = c
+	}
+	lh[i] = x
 }
