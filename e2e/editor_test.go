@@ -33,6 +33,7 @@ func typeInto(ctx context.Context, t *testing.T, text string) {
 // progress, restarts the server, and restores the first revision from the history.
 func TestEditorFlow(t *testing.T) {
 	t.Parallel()
+	fullOnly(t, "internal/server and internal/editor test saving, history and restore without a browser")
 	dir := t.TempDir()
 	AddUser(t, dir, "ada", "analytical-engine", true)
 	app := StartApp(t, dir)

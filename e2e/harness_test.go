@@ -46,6 +46,17 @@ var binPath string // built once in TestMain
 // REHEARSE_E2E_FULL=1; a plain `go test ./...` runs one of each kind of check.
 func fullRun() bool { return os.Getenv("REHEARSE_E2E_FULL") != "" }
 
+// fullOnly skips a browser test outside a full run. A plain run keeps a real-Chromium test of
+// each capability (the first steps, study, a simulation figure, recording with a microphone,
+// a mock interview, the accessibility of every page); these ones go further, and why says
+// which plain test covers their ground. The browser work is what a plain run's time goes on.
+func fullOnly(t *testing.T, why string) {
+	t.Helper()
+	if !fullRun() {
+		t.Skipf("in the full run only (REHEARSE_E2E_FULL=1, as ./scripts/test sets): %s", why)
+	}
+}
+
 // e2eParallel is how many tests run at once unless -parallel says otherwise. Each has its own
 // server and data dir, and most of their time is spent waiting on a browser, a server or a
 // real clock, so more run at once than there are cores (go test's default).
@@ -230,8 +241,9 @@ func addUser(dataDir, name, password string, admin bool) error {
 // Browser returns a chromedp context for a tab of headless Chromium with a desktop viewport.
 // Without extra options the tab is in a browser context of its own (its own cookies, storage
 // and cache, as a fresh profile would have) in one Chromium shared by the package, which saves
-// starting a browser per test; extra options (a fake microphone, say) start a Chromium of its
-// own. The test skips locally when Chromium is absent, and fails under CI.
+// starting a browser per test; that Chromium has the fake microphone (micOptions). Extra
+// options (no microphone, say) start a Chromium of its own, without the fake microphone. The
+// test skips locally when Chromium is absent, and fails under CI.
 func Browser(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
@@ -344,7 +356,7 @@ func (b *sharedBrowser) get() (context.Context, error) {
 			b.err = err
 			return
 		}
-		actx, cancelA := chromedp.NewExecAllocator(context.Background(), chromiumOptions(dir)...)
+		actx, cancelA := chromedp.NewExecAllocator(context.Background(), append(chromiumOptions(dir), micOptions()...)...)
 		ctx, cancelC := chromedp.NewContext(actx)
 		b.ctx, b.cancel = ctx, func() { cancelC(); cancelA(); os.RemoveAll(dir) }
 		b.err = chromedp.Do(ctx) // starts the browser

@@ -45,6 +45,7 @@ Alerts on its trend, not a fixed number.
 // reloaded deck serves the new cards.
 func TestImportFlow(t *testing.T) {
 	t.Parallel()
+	fullOnly(t, "internal/server and internal/importer test the import; TestUIEveryPageBothSizesBothThemes opens its page")
 	content := t.TempDir()
 	if err := os.CopyFS(content, os.DirFS("../content")); err != nil {
 		t.Fatal(err)

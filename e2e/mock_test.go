@@ -175,6 +175,7 @@ func TestMockStrictTwoQuestions(t *testing.T) {
 // and below a real answer rated Good, which the summary names strongest.
 func TestMockEmptyEasyScoresBelowRealGood(t *testing.T) {
 	t.Parallel()
+	fullOnly(t, "TestMockStrictTwoQuestions runs a mock in a plain run; internal/interview tests the scores")
 	dir := t.TempDir()
 	AddUser(t, dir, "hon", "honest-scores", false)
 	app := StartApp(t, dir)

@@ -18,6 +18,7 @@ import (
 // JavaScript, every round is listed.
 func TestSimFigures(t *testing.T) {
 	t.Parallel()
+	fullOnly(t, "TestSimulation checks a card's figures and the lab in a plain run")
 	app := StartApp(t, "")
 	ctx := Browser(t)
 	open := func(card string) {

@@ -13,6 +13,7 @@ import (
 // team view.
 func TestTeamFlow(t *testing.T) {
 	t.Parallel()
+	fullOnly(t, "internal/server tests invites and roles; TestUIEveryPageBothSizesBothThemes opens the team and admin pages")
 	app := StartApp(t, "")
 	AddUser(t, app.DataDir, "ada", "analytical-engine", true)
 	ctx := Browser(t)

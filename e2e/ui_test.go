@@ -17,10 +17,12 @@ import (
 )
 
 // The layouts every page must work in: a phone held upright and a laptop.
-var uiSizes = []struct {
+var uiSizes = []uiSize{{"390x844", 390, 844}, {"1280x800", 1280, 800}}
+
+type uiSize struct {
 	name string
 	w, h int64
-}{{"390x844", 390, 844}, {"1280x800", 1280, 800}}
+}
 
 // uiPage is a page to check: where to go and what to do there first.
 type uiPage struct {
@@ -118,49 +120,74 @@ func TestUIEveryPageBothSizesBothThemes(t *testing.T) {
 		{"import", visit("/admin/import", "main")},
 	}
 
-	full := fullRun()
-	for si, size := range uiSizes {
-		t.Run(size.name, func(t *testing.T) {
-			if err := chromedp.Do(ctx, chromedp.EmulateViewport(size.w, size.h)); err != nil {
-				t.Fatal(err)
+	// checkThemes checks the open page at one size in both themes, schemes[0] (the one it is
+	// in) first, then switched in place, as a device changing its setting does (the page
+	// follows it: CSS media queries, and app.js relabels the toggle). axe(k) says whether
+	// axe-core checks it in schemes[k].
+	checkThemes := func(t *testing.T, p uiPage, size uiSize, schemes []string, axe func(k int) bool) {
+		t.Helper()
+		for k, scheme := range schemes {
+			setTheme(ctx, t, scheme)
+			what := fmt.Sprintf("%s at %s, %s", p.name, size.name, scheme)
+			checkLayout(ctx, t, what, size.h, scheme == "dark")
+			if size.w < 600 {
+				checkTouchTargets(ctx, t, what)
 			}
-			for i, p := range pages {
-				// Each page is checked in both themes: opened in one, then switched to the other
-				// in place, as a device changing its setting does (the page follows it: CSS media
-				// queries, and app.js relabels the toggle). Pages alternate which theme they open
-				// in, so both are also seen from a fresh load.
-				schemes := []string{"light", "dark"}
-				if i%2 == 1 {
-					schemes[0], schemes[1] = schemes[1], schemes[0]
-				}
-				setTheme(ctx, t, schemes[0])
-				p.open(ctx, t, app.URL)
-				// Open every disclosure so what hides behind them is checked too.
-				Eval[bool](ctx, t, `(document.querySelectorAll('details').forEach(d => d.open = true), true)`)
-				for k, scheme := range schemes {
-					setTheme(ctx, t, scheme)
-					what := fmt.Sprintf("%s at %s, %s", p.name, size.name, scheme)
-					checkLayout(ctx, t, what, size.h, scheme == "dark")
-					if size.w < 600 {
-						checkTouchTargets(ctx, t, what)
-					}
-					if p.name == "study-revealed" {
-						checkRatingBar(ctx, t, what)
-					}
-					// axe-core is most of this test's cost (0.1-1 s of CPU a run). The full run
-					// checks every page in all four ways; a plain run checks each page in one,
-					// taking turns: page i at size i%2, in the theme it was opened in when i/2
-					// is even and in the one switched to when odd. Each size and theme pair is
-					// so still checked on about a quarter of the pages.
-					if full || (si == i%2 && k == (i/2)%2) {
-						CheckA11yAll(ctx, t, what)
-					}
-					if shots != "" {
-						saveShot(ctx, t, filepath.Join(shots, fmt.Sprintf("%s-%s-%s.png", p.name, size.name, scheme)))
-					}
-				}
+			if p.name == "study-revealed" {
+				checkRatingBar(ctx, t, what)
 			}
-		})
+			if axe(k) {
+				CheckA11yAll(ctx, t, what)
+			}
+			if shots != "" {
+				saveShot(ctx, t, filepath.Join(shots, fmt.Sprintf("%s-%s-%s.png", p.name, size.name, scheme)))
+			}
+		}
+	}
+	// open opens page i at a size, in the theme it alternates on (so both themes are also seen
+	// from a fresh load), with every disclosure open so what hides behind them is checked too.
+	// It returns the themes in the order to check them.
+	open := func(t *testing.T, i int, size uiSize) []string {
+		t.Helper()
+		schemes := []string{"light", "dark"}
+		if i%2 == 1 {
+			schemes[0], schemes[1] = schemes[1], schemes[0]
+		}
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size.w, size.h)); err != nil {
+			t.Fatal(err)
+		}
+		setTheme(ctx, t, schemes[0])
+		pages[i].open(ctx, t, app.URL)
+		Eval[bool](ctx, t, `(document.querySelectorAll('details').forEach(d => d.open = true), true)`)
+		return schemes
+	}
+	always := func(int) bool { return true }
+
+	if fullRun() {
+		// Every page opened afresh at each size, axe-core in all four ways.
+		for _, size := range uiSizes {
+			t.Run(size.name, func(t *testing.T) {
+				for i, p := range pages {
+					checkThemes(t, p, size, open(t, i, size), always)
+				}
+			})
+		}
+		return
+	}
+	// A plain run opens each page once, at the sizes in turn, and checks it there, then resized
+	// in place to the other size (as a phone turned sideways): every check in all four ways but
+	// axe-core, most of this test's cost (0.1-1 s of CPU a run), which checks each page in one,
+	// taking turns: page i at the size it was opened in, in the theme it was opened in when i/2
+	// is even and in the one switched to when odd. Each size and theme pair is so still checked
+	// by axe-core on about a quarter of the pages.
+	for i, p := range pages {
+		first, second := uiSizes[i%2], uiSizes[1-i%2]
+		schemes := open(t, i, first)
+		checkThemes(t, p, first, schemes, func(k int) bool { return k == (i/2)%2 })
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(second.w, second.h)); err != nil {
+			t.Fatal(err)
+		}
+		checkThemes(t, p, second, []string{schemes[1], schemes[0]}, func(int) bool { return false })
 	}
 }
 
@@ -243,6 +270,7 @@ func saveShot(ctx context.Context, t *testing.T, path string) {
 // dialog that lists the shared keys and those the page declares.
 func TestUIThemeToggleAndKeyHelp(t *testing.T) {
 	t.Parallel()
+	fullOnly(t, "TestUIEveryPageBothSizesBothThemes checks both themes on every page")
 	dir := t.TempDir()
 	AddUser(t, dir, "tia", "toggle-pass-1", false)
 	app := StartApp(t, dir)

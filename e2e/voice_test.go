@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 )
 
@@ -33,18 +31,20 @@ const (
 	speechLength = 9776 * time.Millisecond // Chromium loops the file: one loop holds all its speech
 )
 
-// micBrowser is Chromium with a fake microphone that plays speech.wav in a loop.
-func micBrowser(t *testing.T) context.Context {
-	t.Helper()
+// micOptions give the package's shared Chromium a fake microphone that plays speech.wav in a
+// loop to a page that asks for one, and let pages play audio without a click. Other pages do
+// not touch the device, so one Chromium serves every test.
+func micOptions() []chromedp.ExecAllocatorOption {
 	wav, err := filepath.Abs(speechFile)
 	if err != nil {
-		t.Fatal(err)
+		panic(err)
 	}
-	return Browser(t,
+	return []chromedp.ExecAllocatorOption{
 		chromedp.Flag("use-fake-device-for-media-stream", true),
 		chromedp.Flag("use-fake-ui-for-media-stream", true),
 		chromedp.Flag("use-file-for-fake-audio-capture", wav),
-		chromedp.Flag("autoplay-policy", "no-user-gesture-required"))
+		chromedp.Flag("autoplay-policy", "no-user-gesture-required"),
+	}
 }
 
 // awaitJS evaluates an expression that returns a promise and waits for its value.
@@ -92,20 +92,22 @@ const playMS = `(async (src) => {
 	return performance.now() - t0;
 })`
 
-// Record in study and in a mock with a fake microphone: the measured spoken time is within 20 %
-// of the file's voiced length, playback works at once and from the server, the recordings
-// survive a restart, nobody else can fetch them, and deleting removes them.
+// Record in study and in a mock (the mock in a full run only) with a fake microphone: the
+// measured spoken time is within 20 % of the file's voiced length, playback works at once and
+// from the server, the recordings survive a restart, nobody else can fetch them, and deleting
+// removes them.
 func TestVoiceRecordStudyAndMock(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	AddUser(t, dir, "vic", "say-it-out-loud", false)
 	AddUser(t, dir, "ada", "the-admin-here", true)
 	app := StartApp(t, dir)
-	ctx := micBrowser(t)
+	ctx := Browser(t) // the shared Chromium has the fake microphone
 	Login(ctx, t, app.URL, "vic", "say-it-out-loud")
 
 	// The study and the mock recordings are made at once, in two tabs (each records one loop
-	// of the file for its whole length).
+	// of the file for its whole length). A plain run records in study only: the recorder is
+	// the same script, and each recording is CPU in Chromium for its whole length.
 	mockTab := NewTab(t, ctx)
 	var card, studyID, mockID string
 	t.Run("record", func(t *testing.T) {
@@ -114,6 +116,7 @@ func TestVoiceRecordStudyAndMock(t *testing.T) {
 			card, studyID = recordInStudy(ctx, t, app.URL)
 		})
 		t.Run("mock", func(t *testing.T) {
+			fullOnly(t, "the study recording runs in a plain run")
 			t.Parallel()
 			mockID = recordInMock(mockTab, t, app.URL)
 		})
@@ -121,14 +124,18 @@ func TestVoiceRecordStudyAndMock(t *testing.T) {
 	if t.Failed() {
 		return
 	}
+	ids := []string{studyID}
+	if mockID != "" {
+		ids = append(ids, mockID)
+	}
 
-	// A restart keeps both recordings.
+	// A restart keeps the recordings.
 	app.Stop()
 	app = StartApp(t, dir)
 	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/mock/history"), chromedp.WaitVisible(chromedp.ID("main"))); err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{studyID, mockID} {
+	for _, id := range ids {
 		st := awaitJS[float64](ctx, t, `fetch('/recordings/`+id+`').then(r => r.status)`)
 		if st != 200 {
 			t.Fatalf("after a restart, recording %s: %v", id, st)
@@ -136,7 +143,7 @@ func TestVoiceRecordStudyAndMock(t *testing.T) {
 	}
 	// Nobody else can fetch them, an admin included.
 	admin := httpLogin(t, app.URL, "ada", "the-admin-here")
-	for _, id := range []string{studyID, mockID} {
+	for _, id := range ids {
 		resp, err := admin.Get(app.URL + "/recordings/" + id)
 		if err != nil {
 			t.Fatal(err)
@@ -240,19 +247,13 @@ func httpLogin(t *testing.T, base, name, password string) *http.Client {
 // Without a microphone the recorder says so, and the card can still be answered.
 func TestVoiceWithoutMicrophone(t *testing.T) {
 	t.Parallel()
+	fullOnly(t, "TestVoiceRecordStudyAndMock records with a microphone in a plain run")
 	dir := t.TempDir()
 	AddUser(t, dir, "nomi", "no-microphone-here", false)
 	app := StartApp(t, dir)
-	// The package's shared Chromium has no fake device, and this machine no sound card: no
-	// microphone. The permission is granted up front, as a person would, so that the page
-	// meets the missing device rather than a refusal.
-	ctx := Browser(t)
-	c := chromedp.FromContext(ctx)
-	if _, err := cdp.Call(ctx, c.Browser, browser.SetPermission, browser.SetPermissionParams{
-		Permission: &browser.PermissionDescriptor{Name: "microphone"}, Setting: browser.PermissionSettingGranted,
-		Origin: app.URL, BrowserContextID: c.BrowserContextID}); err != nil {
-		t.Fatalf("grant the microphone permission: %v", err)
-	}
+	// A Chromium of its own, without the fake device (and this machine has no sound card); the
+	// permission is granted, so the page meets the missing device rather than a refusal.
+	ctx := Browser(t, chromedp.Flag("use-fake-ui-for-media-stream", true))
 	Login(ctx, t, app.URL, "nomi", "no-microphone-here")
 	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/study"), chromedp.WaitVisible(chromedp.ID("reveal")),
 		chromedp.Click(chromedp.ID("reveal")), chromedp.WaitVisible(chromedp.ID("rec-button")),

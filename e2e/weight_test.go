@@ -184,6 +184,7 @@ func TestPageWeight(t *testing.T) {
 // browser makes, scripts' own fetches included: all stay on the app's origin.
 func TestNoThirdPartyRequests(t *testing.T) {
 	t.Parallel()
+	fullOnly(t, "TestPageWeight checks each page's CSP and the origin of every file it references")
 	app, _, urls := weightApp(t)
 	ctx := Browser(t)
 	var mu sync.Mutex
