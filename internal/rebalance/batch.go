@@ -116,6 +116,13 @@ func (s *sim) startRun(its []int32, i int, ob, nb, me int32) (j, moved, wasted i
 	bat, ps := s.bat, s.ps
 	O := &s.batches[ob]
 	minPS = math.MaxInt64
+	if lo, n := its[i], len(its)-i; len(s.groups) == 1 && !s.deletions && int(lo)+n <= len(s.groups[0].items) &&
+		&s.groups[0].items[lo] == &its[i] && its[len(its)-1] == lo+int32(n-1) {
+		// its[i:] is part of the only group's list, which is 0, 1, 2, ... (items are added
+		// to it in order; the last one checks it): items lo, lo+1, ..., so bat and ps are
+		// read in runs.
+		return s.startRange(lo, n, i, O, ob, nb, me)
+	}
 	// One tight loop per concern: these run for every item of every eager round.
 	if s.deletions {
 		items := s.items
@@ -151,6 +158,41 @@ func (s *sim) startRun(its []int32, i int, ob, nb, me int32) (j, moved, wasted i
 		}
 		O.sumOK = false
 	}
+	moved, wasted = s.runDone(O, ob, k, me)
+	return j, moved, wasted, sumPS, minPS
+}
+
+// startRange is startRun over items lo, lo+1, ..., lo+n-1 (its[i:]).
+func (s *sim) startRange(lo int32, n, i int, O *batch, ob, nb, me int32) (j, moved, wasted int, sumPS, minPS int64) {
+	bat := s.bat[lo : int(lo)+n]
+	k := 0
+	for k < len(bat) && bat[k] == ob {
+		bat[k] = nb
+		k++
+	}
+	if k == 0 {
+		return i, 0, 0, 0, math.MaxInt64
+	}
+	ps := s.ps[lo : int(lo)+k]
+	if p := O.pauseStart; O.psCommon {
+		for x := range ps {
+			ps[x] = p
+		}
+		sumPS, minPS = int64(k)*p, p
+	} else {
+		minPS = math.MaxInt64
+		for _, v := range ps {
+			sumPS += v
+			minPS = min(minPS, v)
+		}
+		O.sumOK = false
+	}
+	moved, wasted = s.runDone(O, ob, k, me)
+	return i + k, moved, wasted, sumPS, minPS
+}
+
+// runDone is what a run of k items leaving ob for me adds to moved and wasted, and ob's count.
+func (s *sim) runDone(O *batch, ob int32, k int, me int32) (moved, wasted int) {
 	// Every item following ob has ob's first owner as its last owner.
 	if last := O.last; last >= 0 && last != me {
 		moved = k
@@ -160,5 +202,5 @@ func (s *sim) startRun(its []int32, i int, ob, nb, me int32) (j, moved, wasted i
 	if O.n -= int32(k); O.n == 0 {
 		s.freeB = append(s.freeB, ob)
 	}
-	return j, moved, wasted, sumPS, minPS
+	return moved, wasted
 }
