@@ -32,6 +32,18 @@ type figureCache struct {
 	deck  *deck.Deck
 	m     map[string]cacheEntry
 	bytes int
+	max   int // 0: figureCacheBytes
+}
+
+// userPageCacheBytes bounds the cache of signed-in pages (userpage.go), apart from the figures'
+// so that many users' pages never push out a figure, which costs a simulation to make again.
+const userPageCacheBytes = 4 << 20
+
+func (f *figureCache) limit() int {
+	if f.max > 0 {
+		return f.max
+	}
+	return figureCacheBytes
 }
 
 // cacheEntry is rendered markup, with its gzip form (anonymous pages) or as a compressed part.
@@ -75,11 +87,11 @@ func (f *figureCache) store(d *deck.Deck, key string, e cacheEntry) {
 		f.bytes -= old.size()
 	}
 	n := e.size()
-	if n > figureCacheBytes {
+	if n > f.limit() {
 		return
 	}
 	for k, old := range f.m { // map order is unspecified: a cheap random eviction
-		if f.bytes+n <= figureCacheBytes {
+		if f.bytes+n <= f.limit() {
 			break
 		}
 		delete(f.m, k)

@@ -180,7 +180,7 @@ func (s *Server) card(w http.ResponseWriter, r *http.Request) {
 		// userpage.go: the same inputs render the same page
 		key := userCardPageKey(userFrom(r.Context()).ID, p, v, prog, canEdit)
 		if acceptsGzip(r) {
-			if e, ok := s.figures.entry(d, key); ok && e.gz != nil {
+			if e, ok := s.userPages.entry(d, key); ok && e.gz != nil {
 				writeGzipHTML(w, r, http.StatusOK, e.gz)
 				return
 			}
@@ -188,7 +188,7 @@ func (s *Server) card(w http.ResponseWriter, r *http.Request) {
 		v.Body = s.cardBody(r, d, c, v.Depth, true) // cardcache.go: kept compressed
 		if gz, _ := s.renderSpliced(w, r, http.StatusOK, views.Card(p, v), keepBytes); gz != nil {
 			if fromDeck(d, c) {
-				s.figures.store(d, key, cacheEntry{gz: gz})
+				s.userPages.store(d, key, cacheEntry{gz: gz})
 			}
 		}
 		return

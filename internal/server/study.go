@@ -205,7 +205,7 @@ func (s *Server) renderStudy(w http.ResponseWriter, r *http.Request, v views.Stu
 	key := userStudyPageKey(userFrom(r.Context()).ID, p, v)
 	shown := []byte(strconv.FormatInt(v.ShownAt, 10))
 	if acceptsGzip(r) {
-		if e, ok := s.figures.entry(d, key); ok && e.tmpl != nil {
+		if e, ok := s.userPages.entry(d, key); ok && e.tmpl != nil {
 			buf := templ.GetBuffer()
 			defer templ.ReleaseBuffer(buf)
 			if e.tmpl.Replay(buf, e.hole, shown) {
@@ -219,7 +219,7 @@ func (s *Server) renderStudy(w http.ResponseWriter, r *http.Request, v views.Stu
 	}
 	_, tmpl := s.renderSpliced(w, r, http.StatusOK, views.Study(p, v), keepTemplate)
 	if tmpl != nil && (v.Card == nil || fromDeck(d, v.Card)) {
-		s.figures.store(d, key, cacheEntry{tmpl: tmpl, hole: shown})
+		s.userPages.store(d, key, cacheEntry{tmpl: tmpl, hole: shown})
 	}
 }
 

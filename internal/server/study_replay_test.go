@@ -65,7 +65,7 @@ func TestStudyPageReplayIsTheFreshPage(t *testing.T) {
 		}
 	}
 	templates := 0
-	for _, entry := range e.srv.figures.m {
+	for _, entry := range e.srv.userPages.m {
 		if entry.tmpl != nil {
 			templates++
 		}

@@ -10,7 +10,8 @@ import (
 // the card and depth, whether the user may edit, and the user's progress on the card as the
 // page words it (due "in 3h 20m", recall chance: text that moves with the clock). The same
 // inputs render the same bytes, so the gzipped page is kept by a key spelling all of them out,
-// in the deck's cache (a reload starts afresh), and served again while nothing in it changes.
+// in a cache of its own per deck (Server.userPages; a reload starts afresh), and served again
+// while nothing in it changes.
 // A new input must go into the key: TestUserCardPageKeyCoversEveryInput fails until it does.
 
 // userCardPageKey is the cache key of a signed-in card page's gzip form.
