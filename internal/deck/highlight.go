@@ -79,9 +79,9 @@ func renderFencedCode(w util.BufWriter, src []byte, node ast.Node, entering bool
 	}
 	if lang != nil {
 		if lexer := lexers.Get(string(lang)); lexer != nil {
-			it, err := chroma.Coalesce(lexer).Tokenise(nil, code.String())
+			tokens, err := tokenise(lexer, code.String())
 			// The formatter escapes every token; on an error fall through to plain text.
-			if err == nil && codeFormatter.Format(w, classStyle, it) == nil {
+			if err == nil && codeFormatter.Format(w, classStyle, chroma.Literator(tokens...)) == nil {
 				return ast.WalkContinue, nil
 			}
 		}
@@ -96,4 +96,33 @@ func renderFencedCode(w util.BufWriter, src []byte, node ast.Node, entering bool
 	html.DefaultWriter.RawWrite(w, []byte(code.String()))
 	_, _ = w.WriteString("</code></pre>\n")
 	return ast.WalkContinue, nil
+}
+
+// tokenise lexes code, again when the result has error tokens. chroma gives each of its regular
+// expressions a 250 ms deadline and takes a match that ran out of time for no match, so on a
+// starved machine the same code can come out with error tokens once; most code lexes without
+// any, and of up to three tries the one with the fewest is kept.
+func tokenise(lexer chroma.Lexer, code string) ([]chroma.Token, error) {
+	var best []chroma.Token
+	bestErrs := -1
+	for range 3 {
+		it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
+		if err != nil {
+			return nil, err
+		}
+		tokens := it.Tokens()
+		errs := 0
+		for _, t := range tokens {
+			if t.Type == chroma.Error {
+				errs++
+			}
+		}
+		if bestErrs < 0 || errs < bestErrs {
+			best, bestErrs = tokens, errs
+		}
+		if bestErrs == 0 {
+			break
+		}
+	}
+	return best, nil
 }
