@@ -42,7 +42,7 @@ func TestEditorFlow(t *testing.T) {
 
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/cards/new"),
-		chromedp.WaitVisible(chromedp.ID("editor-md")),
+		chromedp.WaitVisible(chromedp.ID("editor-md"), poll),
 	); err != nil {
 		t.Fatalf("open the editor: %v", err)
 	}
@@ -63,7 +63,7 @@ func TestEditorFlow(t *testing.T) {
 	screenshots(ctx, t, "editor-ok")
 	if err := chromedp.Do(ctx,
 		chromedp.Click(chromedp.ID("editor-save")),
-		chromedp.WaitVisible(chromedp.ID("card-history")),
+		chromedp.WaitVisible(chromedp.ID("card-history"), poll),
 	); err != nil {
 		t.Fatalf("save: %v", err)
 	}
@@ -75,9 +75,9 @@ func TestEditorFlow(t *testing.T) {
 	// Study it: reveal and rate Good.
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/study?card=e2e-written-card"),
-		chromedp.WaitVisible(chromedp.ID("reveal")),
+		chromedp.WaitVisible(chromedp.ID("reveal"), poll),
 		chromedp.Click(chromedp.ID("reveal")),
-		chromedp.WaitVisible(chromedp.ID("rate-3")),
+		chromedp.WaitVisible(chromedp.ID("rate-3"), poll),
 		chromedp.Click(chromedp.ID("rate-3")),
 	); err != nil {
 		t.Fatalf("study the new card: %v", err)
@@ -93,14 +93,14 @@ func TestEditorFlow(t *testing.T) {
 	second := editorCard("Through the editor, edited after studying")
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/cards/e2e-written-card/edit"),
-		chromedp.WaitVisible(chromedp.ID("editor-md")),
+		chromedp.WaitVisible(chromedp.ID("editor-md"), poll),
 	); err != nil {
 		t.Fatalf("open the editor again: %v", err)
 	}
 	typeInto(ctx, t, second)
 	if err := chromedp.Do(ctx,
 		chromedp.Click(chromedp.ID("editor-save")),
-		chromedp.WaitVisible(chromedp.ID("card-history")),
+		chromedp.WaitVisible(chromedp.ID("card-history"), poll),
 	); err != nil {
 		t.Fatalf("save the edit: %v", err)
 	}
@@ -116,7 +116,7 @@ func TestEditorFlow(t *testing.T) {
 	app = StartApp(t, dir) // a new port on the same host: the session cookie still applies
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/cards/e2e-written-card"),
-		chromedp.WaitVisible(chromedp.ID("question")),
+		chromedp.WaitVisible(chromedp.ID("question"), poll),
 	); err != nil {
 		t.Fatalf("the card after a restart: %v", err)
 	}
@@ -130,7 +130,7 @@ func TestEditorFlow(t *testing.T) {
 	// History: both revisions, the diff, and restoring the first.
 	if err := chromedp.Do(ctx,
 		chromedp.Click(chromedp.ID("card-history")),
-		chromedp.WaitVisible(chromedp.ID("history")),
+		chromedp.WaitVisible(chromedp.ID("history"), poll),
 	); err != nil {
 		t.Fatalf("open the history: %v", err)
 	}
@@ -144,9 +144,9 @@ func TestEditorFlow(t *testing.T) {
 	screenshots(ctx, t, "history")
 	if err := chromedp.Do(ctx,
 		chromedp.Click(`#history li:last-child button.restore`),
-		chromedp.WaitVisible(chromedp.ID("editor-md")),
+		chromedp.WaitVisible(chromedp.ID("editor-md"), poll),
 		chromedp.Navigate(app.URL+"/cards/e2e-written-card"),
-		chromedp.WaitVisible(chromedp.ID("question")),
+		chromedp.WaitVisible(chromedp.ID("question"), poll),
 	); err != nil {
 		t.Fatalf("restore the first revision: %v", err)
 	}
@@ -160,10 +160,10 @@ func TestEditorFlow(t *testing.T) {
 	// An API token from /account, shown once; the admin page has the members' edit switch.
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/account"),
-		chromedp.WaitVisible(chromedp.ID("token-create")),
+		chromedp.WaitVisible(chromedp.ID("token-create"), poll),
 		chromedp.SendKeys(`#token-create input[name=name]`, "deck CI"),
 		chromedp.Click(`#token-create button`),
-		chromedp.WaitVisible(chromedp.ID("token-value")),
+		chromedp.WaitVisible(chromedp.ID("token-value"), poll),
 	); err != nil {
 		t.Fatalf("create a token: %v", err)
 	}
@@ -174,7 +174,7 @@ func TestEditorFlow(t *testing.T) {
 	screenshots(ctx, t, "account-token")
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/admin"),
-		chromedp.WaitVisible(chromedp.ID("editing")),
+		chromedp.WaitVisible(chromedp.ID("editing"), poll),
 	); err != nil {
 		t.Fatalf("admin page: %v", err)
 	}

@@ -16,7 +16,7 @@ func TestFoundationFlow(t *testing.T) {
 
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/"),
-		chromedp.WaitVisible(chromedp.ID("setup-submit")),
+		chromedp.WaitVisible(chromedp.ID("setup-submit"), poll),
 	); err != nil {
 		t.Fatalf("open the app: %v", err)
 	}
@@ -30,7 +30,7 @@ func TestFoundationFlow(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("password"), "analytical-engine"),
 		chromedp.SendKeys(chromedp.ID("password2"), "analytical-engin"),
 		chromedp.Click(chromedp.ID("setup-submit")),
-		chromedp.WaitVisible(chromedp.ID("password2-error")),
+		chromedp.WaitVisible(chromedp.ID("password2-error"), poll),
 	); err != nil {
 		t.Fatalf("setup with a typo: %v", err)
 	}
@@ -41,7 +41,7 @@ func TestFoundationFlow(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("password"), "analytical-engine"),
 		chromedp.SendKeys(chromedp.ID("password2"), "analytical-engine"),
 		chromedp.Click(chromedp.ID("setup-submit")),
-		chromedp.WaitVisible(chromedp.ID("topics")),
+		chromedp.WaitVisible(chromedp.ID("topics"), poll),
 	); err != nil {
 		t.Fatalf("setup: %v", err)
 	}
@@ -49,7 +49,7 @@ func TestFoundationFlow(t *testing.T) {
 	// Log out, then back in.
 	if err := chromedp.Do(ctx,
 		chromedp.Click(chromedp.ID("logout")),
-		chromedp.WaitVisible(chromedp.ID("login-link")),
+		chromedp.WaitVisible(chromedp.ID("login-link"), poll),
 	); err != nil {
 		t.Fatalf("logout: %v", err)
 	}
@@ -61,9 +61,9 @@ func TestFoundationFlow(t *testing.T) {
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/"),
 		chromedp.Click(chromedp.CSS("#topics a.tile")),
-		chromedp.WaitVisible(chromedp.CSS("ul.cards a")),
+		chromedp.WaitVisible(chromedp.CSS("ul.cards a"), poll),
 		chromedp.Click(chromedp.CSS("ul.cards a")),
-		chromedp.WaitVisible(chromedp.ID("question")),
+		chromedp.WaitVisible(chromedp.ID("question"), poll),
 	); err != nil {
 		t.Fatalf("open a card: %v", err)
 	}
@@ -76,7 +76,7 @@ func TestFoundationFlow(t *testing.T) {
 	}
 	if err := chromedp.Do(ctx,
 		chromedp.Click(chromedp.CSS("label[for=tier-solid]")),
-		chromedp.WaitVisible(chromedp.ID("solid")),
+		chromedp.WaitVisible(chromedp.ID("solid"), poll),
 	); err != nil {
 		t.Fatalf("switch tier: %v", err)
 	}
@@ -97,7 +97,7 @@ func TestFoundationFlow(t *testing.T) {
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/search"),
 		chromedp.SendKeys(chromedp.ID("q"), "cooperative\n"),
-		chromedp.WaitVisible(chromedp.ID("result-count")),
+		chromedp.WaitVisible(chromedp.ID("result-count"), poll),
 	); err != nil {
 		t.Fatalf("search: %v", err)
 	}

@@ -73,7 +73,7 @@ func TestCardStudyGzipSplicedPagesDecodeInChromium(t *testing.T) {
 		}
 	}
 	// And a navigation renders the page from the spliced stream.
-	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/cards/"+card), chromedp.WaitVisible(chromedp.ID("simulation"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/cards/"+card), chromedp.WaitVisible(chromedp.ID("simulation"), poll)); err != nil {
 		t.Fatalf("card page in Chromium: %v", err)
 	}
 	if q := Eval[string](ctx, t, `document.getElementById("question").textContent`); q == "" {

@@ -68,10 +68,10 @@ func TestImportFlow(t *testing.T) {
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/admin"),
 		chromedp.Click(chromedp.ID("import-link")),
-		chromedp.WaitVisible(chromedp.ID("import-files")),
+		chromedp.WaitVisible(chromedp.ID("import-files"), poll),
 		chromedp.SetUploadFiles(chromedp.ID("import-files"), files),
 		chromedp.Click(chromedp.ID("import-preview")),
-		chromedp.WaitVisible(chromedp.ID("import-save-button")),
+		chromedp.WaitVisible(chromedp.ID("import-save-button"), poll),
 	); err != nil {
 		t.Fatalf("upload and preview: %v", err)
 	}
@@ -97,7 +97,7 @@ func TestImportFlow(t *testing.T) {
 	if err := chromedp.Do(ctx,
 		chromedp.EmulateViewport(1200, 900),
 		chromedp.Click(chromedp.ID("import-save-button")),
-		chromedp.WaitVisible(chromedp.ID("import-reload")),
+		chromedp.WaitVisible(chromedp.ID("import-reload"), poll),
 	); err != nil {
 		t.Fatalf("save: %v", err)
 	}
@@ -119,7 +119,7 @@ func TestImportFlow(t *testing.T) {
 		id := strings.TrimSuffix(filepath.Base(rel), ".md")
 		if err := chromedp.Do(ctx,
 			chromedp.Navigate(app.URL+"/cards/"+id),
-			chromedp.WaitVisible(chromedp.ID("question")),
+			chromedp.WaitVisible(chromedp.ID("question"), poll),
 		); err != nil {
 			t.Fatalf("open the imported card %s: %v", id, err)
 		}

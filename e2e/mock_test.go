@@ -34,14 +34,14 @@ func TestMockStrictTwoQuestions(t *testing.T) {
 
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/mock/new?seed=2026&n=2&clock=strict&timer=5"),
-		chromedp.WaitVisible(chromedp.ID("mock-start")),
+		chromedp.WaitVisible(chromedp.ID("mock-start"), poll),
 	); err != nil {
 		t.Fatalf("open the setup: %v", err)
 	}
 	CheckA11y(ctx, t, "mock setup") // its question, review and summary pages: in TestUIEveryPageBothSizesBothThemes
 	if err := chromedp.Do(ctx,
 		chromedp.Click(chromedp.ID("mock-start")),
-		chromedp.WaitVisible(chromedp.ID("countdown")),
+		chromedp.WaitVisible(chromedp.ID("countdown"), poll),
 	); err != nil {
 		t.Fatalf("start the mock: %v", err)
 	}
@@ -59,7 +59,7 @@ func TestMockStrictTwoQuestions(t *testing.T) {
 		chromedp.SetValue(chromedp.ID("typed"), first.Answer[point].Text()),
 		chromedp.Focus(chromedp.ID("typed")),
 		chromedp.KeyEvent("\r", chromedp.KeyModifiers(chromedp.ModifierCtrl)),
-		chromedp.WaitVisible(chromedp.ID("mock-review")),
+		chromedp.WaitVisible(chromedp.ID("mock-review"), poll),
 	); err != nil {
 		t.Fatalf("answer with Ctrl+Enter: %v", err)
 	}
@@ -73,7 +73,7 @@ func TestMockStrictTwoQuestions(t *testing.T) {
 	// Rate 3 with the key; the second question comes. Leave it: the strict clock moves on.
 	if err := chromedp.Do(ctx,
 		chromedp.KeyEvent("3"),
-		chromedp.WaitVisible(chromedp.ID("countdown")),
+		chromedp.WaitVisible(chromedp.ID("countdown"), poll),
 	); err != nil {
 		t.Fatalf("rate with 3: %v", err)
 	}
@@ -86,7 +86,7 @@ func TestMockStrictTwoQuestions(t *testing.T) {
 	}
 	waitCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	if err := chromedp.Do(waitCtx, chromedp.WaitVisible(chromedp.ID("mock-review"))); err != nil {
+	if err := chromedp.Do(waitCtx, chromedp.WaitVisible(chromedp.ID("mock-review"), poll)); err != nil {
 		t.Fatalf("the strict clock did not move on: %v", err)
 	}
 	if used := Eval[string](ctx, t, `document.getElementById('used').textContent`); !strings.Contains(used, "ran out") {
@@ -97,7 +97,7 @@ func TestMockStrictTwoQuestions(t *testing.T) {
 	}
 	if err := chromedp.Do(ctx,
 		chromedp.KeyEvent("1"),
-		chromedp.WaitVisible(chromedp.ID("overall-score")),
+		chromedp.WaitVisible(chromedp.ID("overall-score"), poll),
 	); err != nil {
 		t.Fatalf("rate with 1: %v", err)
 	}
@@ -133,7 +133,7 @@ func TestMockStrictTwoQuestions(t *testing.T) {
 	// The history lists the finished session.
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/mock/history"),
-		chromedp.WaitVisible(chromedp.ID("history")),
+		chromedp.WaitVisible(chromedp.ID("history"), poll),
 	); err != nil {
 		t.Fatalf("history: %v", err)
 	}
@@ -186,10 +186,10 @@ func TestMockEmptyEasyScoresBelowRealGood(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/mock/new?seed=77&n=2&clock=soft&depth=deeper"),
-		chromedp.WaitVisible(chromedp.ID("mock-start")), chromedp.Click(chromedp.ID("mock-start")),
-		chromedp.WaitVisible(chromedp.ID("answer-submit")),
-		chromedp.Click(chromedp.ID("answer-submit")), chromedp.WaitVisible(chromedp.ID("mock-review")),
-		chromedp.KeyEvent("4"), chromedp.WaitVisible(chromedp.ID("answer-submit"))); err != nil {
+		chromedp.WaitVisible(chromedp.ID("mock-start"), poll), chromedp.Click(chromedp.ID("mock-start")),
+		chromedp.WaitVisible(chromedp.ID("answer-submit"), poll),
+		chromedp.Click(chromedp.ID("answer-submit")), chromedp.WaitVisible(chromedp.ID("mock-review"), poll),
+		chromedp.KeyEvent("4"), chromedp.WaitVisible(chromedp.ID("answer-submit"), poll)); err != nil {
 		t.Fatalf("first question: %v", err)
 	}
 	second, ok := d.Card(Eval[string](ctx, t, `document.getElementById('mock-question').dataset.card`))
@@ -201,8 +201,8 @@ func TestMockEmptyEasyScoresBelowRealGood(t *testing.T) {
 		said = append(said, b.Text())
 	}
 	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("typed"), strings.Join(said, ". ")),
-		chromedp.Click(chromedp.ID("answer-submit")), chromedp.WaitVisible(chromedp.ID("mock-review")),
-		chromedp.KeyEvent("3"), chromedp.WaitVisible(chromedp.ID("summary-table"))); err != nil {
+		chromedp.Click(chromedp.ID("answer-submit")), chromedp.WaitVisible(chromedp.ID("mock-review"), poll),
+		chromedp.KeyEvent("3"), chromedp.WaitVisible(chromedp.ID("summary-table"), poll)); err != nil {
 		t.Fatalf("second question: %v", err)
 	}
 	score := func(n string) int {

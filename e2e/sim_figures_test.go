@@ -23,7 +23,7 @@ func TestSimFigures(t *testing.T) {
 	ctx := Browser(t)
 	open := func(card string) {
 		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/cards/"+card), chromedp.WaitVisible(chromedp.ID("simulation"))); err != nil {
+		if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/cards/"+card), chromedp.WaitVisible(chromedp.ID("simulation"), poll)); err != nil {
 			t.Fatalf("open %s: %v", card, err)
 		}
 	}
@@ -118,7 +118,7 @@ func TestSimFigures(t *testing.T) {
 
 	// The lab: rows show only the fields their event uses, and are added and removed in place;
 	// the scrubber's moment goes into the address.
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(app.URL+"/sim?preset=consumer-join"), chromedp.WaitVisible(chromedp.ID("ev-add"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(app.URL+"/sim?preset=consumer-join"), chromedp.WaitVisible(chromedp.ID("ev-add"), poll)); err != nil {
 		t.Fatalf("lab: %v", err)
 	}
 	visible := func(sel string) bool {
@@ -158,7 +158,7 @@ func TestSimFigures(t *testing.T) {
 		t.Fatal(err)
 	}
 	open("cooperative-two-rounds")
-	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(".steps ol.step-list > li.step:nth-child(2)"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(".steps ol.step-list > li.step:nth-child(2)"), poll)); err != nil {
 		t.Fatalf("round 2 is not listed without JavaScript: %v", err)
 	}
 	heads := Eval[[]string](ctx, t, `[...document.querySelectorAll('.steps .step .step-head strong')].map(e => e.textContent)`)

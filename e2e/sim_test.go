@@ -20,7 +20,7 @@ func TestSimulation(t *testing.T) {
 
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/cards/rebalance-triggers"),
-		chromedp.WaitVisible(chromedp.ID("simulation")),
+		chromedp.WaitVisible(chromedp.ID("simulation"), poll),
 	); err != nil {
 		t.Fatalf("open a card: %v", err)
 	}
@@ -41,7 +41,7 @@ func TestSimulation(t *testing.T) {
 	if err := chromedp.Do(ctx,
 		chromedp.EmulateViewport(390, 844),
 		chromedp.Reload(),
-		chromedp.WaitVisible(chromedp.ID("simulation")),
+		chromedp.WaitVisible(chromedp.ID("simulation"), poll),
 	); err != nil {
 		t.Fatalf("phone width: %v", err)
 	}
@@ -60,7 +60,7 @@ func TestSimulation(t *testing.T) {
 	stw := `document.querySelector('#sim-metrics tr[data-metric=stw] td').textContent`
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/sim?preset=consumer-join"),
-		chromedp.WaitVisible(chromedp.ID("sim-form")),
+		chromedp.WaitVisible(chromedp.ID("sim-form"), poll),
 		chromedp.Click(chromedp.ID("p-cooperative")), // the preset loads eager and cooperative; keep eager
 	); err != nil {
 		t.Fatalf("lab: %v", err)
@@ -120,8 +120,8 @@ func simSubmitLab(ctx context.Context, t *testing.T) {
 	Eval[bool](ctx, t, `document.body.dataset.old = '1', true`)
 	if err := chromedp.Do(ctx,
 		chromedp.Click(chromedp.ID("sim-run")),
-		chromedp.WaitNotPresent(chromedp.CSS("body[data-old]")),
-		chromedp.WaitVisible(chromedp.ID("sim-form")),
+		chromedp.WaitNotPresent(chromedp.CSS("body[data-old]"), poll),
+		chromedp.WaitVisible(chromedp.ID("sim-form"), poll),
 	); err != nil {
 		t.Fatalf("submit the lab: %v", err)
 	}

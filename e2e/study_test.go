@@ -20,7 +20,7 @@ func TestStudyKeyboard(t *testing.T) {
 
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/study"),
-		chromedp.WaitVisible(chromedp.ID("reveal")),
+		chromedp.WaitVisible(chromedp.ID("reveal"), poll),
 	); err != nil {
 		t.Fatalf("open /study: %v", err)
 	}
@@ -36,7 +36,7 @@ func TestStudyKeyboard(t *testing.T) {
 	Eval[bool](ctx, t, `window.__sameDocument = true`)
 	if err := chromedp.Do(ctx,
 		chromedp.KeyEvent(" "),
-		chromedp.WaitVisible(chromedp.ID("rate-3")),
+		chromedp.WaitVisible(chromedp.ID("rate-3"), poll),
 	); err != nil {
 		t.Fatalf("Space to reveal: %v", err)
 	}
@@ -67,7 +67,7 @@ func TestStudyKeyboard(t *testing.T) {
 		t.Fatal("answering reloaded the page; the next card should be swapped in place")
 	}
 	// The keys keep working on the swapped-in card: Space reveals it.
-	if err := chromedp.Do(ctx, chromedp.KeyEvent(" "), chromedp.WaitVisible(chromedp.ID("rate-3"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(" "), chromedp.WaitVisible(chromedp.ID("rate-3"), poll)); err != nil {
 		t.Fatalf("reveal the second card: %v", err)
 	}
 	if s := cardState(ctx, t, app.URL, first); s != "learning" {
@@ -77,7 +77,7 @@ func TestStudyKeyboard(t *testing.T) {
 	// Back to the session; u undoes the answer and shows the same card's question again.
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/study"),
-		chromedp.WaitVisible(chromedp.ID("undo")),
+		chromedp.WaitVisible(chromedp.ID("undo"), poll),
 		chromedp.KeyEvent("u"),
 	); err != nil {
 		t.Fatalf("press u: %v", err)
@@ -100,7 +100,7 @@ func cardState(ctx context.Context, t *testing.T, base, id string) string {
 	t.Helper()
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(base+"/cards/"+id),
-		chromedp.WaitVisible(chromedp.ID("progress-state")),
+		chromedp.WaitVisible(chromedp.ID("progress-state"), poll),
 	); err != nil {
 		t.Fatalf("open card %s: %v", id, err)
 	}

@@ -21,9 +21,9 @@ func TestTeamFlow(t *testing.T) {
 
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/admin"),
-		chromedp.WaitVisible(chromedp.ID("invite-create")),
+		chromedp.WaitVisible(chromedp.ID("invite-create"), poll),
 		chromedp.Click(chromedp.ID("invite-create")),
-		chromedp.WaitVisible(chromedp.ID("created-link")),
+		chromedp.WaitVisible(chromedp.ID("created-link"), poll),
 	); err != nil {
 		t.Fatalf("create an invite: %v", err)
 	}
@@ -39,9 +39,9 @@ func TestTeamFlow(t *testing.T) {
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/"),
 		chromedp.Click(chromedp.ID("logout")),
-		chromedp.WaitVisible(chromedp.ID("login-link")),
+		chromedp.WaitVisible(chromedp.ID("login-link"), poll),
 		chromedp.Navigate(link),
-		chromedp.WaitVisible(chromedp.ID("signup-submit")),
+		chromedp.WaitVisible(chromedp.ID("signup-submit"), poll),
 	); err != nil {
 		t.Fatalf("open the invite: %v", err)
 	}
@@ -51,7 +51,7 @@ func TestTeamFlow(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("password"), "compiler-1952"),
 		chromedp.SendKeys(chromedp.ID("password2"), "compiler-1952"),
 		chromedp.Click(chromedp.ID("signup-submit")),
-		chromedp.WaitVisible(chromedp.ID("logout")),
+		chromedp.WaitVisible(chromedp.ID("logout"), poll),
 	); err != nil {
 		t.Fatalf("sign up through the invite: %v", err)
 	}
@@ -62,22 +62,22 @@ func TestTeamFlow(t *testing.T) {
 	// Study one card through the page's buttons.
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/study"),
-		chromedp.WaitVisible(chromedp.ID("reveal")),
+		chromedp.WaitVisible(chromedp.ID("reveal"), poll),
 	); err != nil {
 		t.Fatalf("open study: %v", err)
 	}
 	card := Eval[string](ctx, t, `document.getElementById('study').dataset.card`)
 	if err := chromedp.Do(ctx,
 		chromedp.Click(chromedp.ID("reveal")),
-		chromedp.WaitVisible(chromedp.ID("rate-3")),
+		chromedp.WaitVisible(chromedp.ID("rate-3"), poll),
 		chromedp.Click(chromedp.ID("rate-3")),
-		chromedp.WaitVisible(chromedp.ID("undo")),
+		chromedp.WaitVisible(chromedp.ID("undo"), poll),
 	); err != nil {
 		t.Fatalf("rate a card: %v", err)
 	}
 
 	// Members are refused on the admin page.
-	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/admin"), chromedp.WaitVisible(chromedp.CSS("main h1"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/admin"), chromedp.WaitVisible(chromedp.CSS("main h1"), poll)); err != nil {
 		t.Fatal(err)
 	}
 	if h := Eval[string](ctx, t, `document.querySelector('main h1').textContent`); h != "Forbidden" {
@@ -93,14 +93,14 @@ func TestTeamFlow(t *testing.T) {
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/"),
 		chromedp.Click(chromedp.ID("logout")),
-		chromedp.WaitVisible(chromedp.ID("login-link")),
+		chromedp.WaitVisible(chromedp.ID("login-link"), poll),
 	); err != nil {
 		t.Fatal(err)
 	}
 	Login(ctx, t, app.URL, "ada", "analytical-engine")
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.URL+"/team"),
-		chromedp.WaitVisible(chromedp.ID("team-members")),
+		chromedp.WaitVisible(chromedp.ID("team-members"), poll),
 	); err != nil {
 		t.Fatalf("team view: %v", err)
 	}
@@ -118,7 +118,7 @@ func TestTeamFlow(t *testing.T) {
 	if n := Eval[int](ctx, t, `document.querySelectorAll('#weakest li').length`); n != 1 {
 		t.Fatalf("weakest cards listed: %d, want 1", n)
 	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/admin"), chromedp.WaitVisible(chromedp.ID("users"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/admin"), chromedp.WaitVisible(chromedp.ID("users"), poll)); err != nil {
 		t.Fatal(err)
 	}
 	// The admin page (its accessibility is checked by TestUIEveryPageBothSizesBothThemes) lists

@@ -46,7 +46,7 @@ func setTheme(ctx context.Context, t *testing.T, scheme string) {
 func visit(path string, waitID string) func(context.Context, *testing.T, string) {
 	return func(ctx context.Context, t *testing.T, base string) {
 		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Navigate(base+path), chromedp.WaitVisible(chromedp.ID(waitID))); err != nil {
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+path), chromedp.WaitVisible(chromedp.ID(waitID), poll)); err != nil {
 			t.Fatalf("open %s: %v", path, err)
 		}
 	}
@@ -82,7 +82,7 @@ func TestUIEveryPageBothSizesBothThemes(t *testing.T) {
 		{"study-front", visit("/study", "reveal")},
 		{"study-revealed", func(ctx context.Context, t *testing.T, base string) {
 			visit("/study", "reveal")(ctx, t, base)
-			if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("reveal")), chromedp.WaitVisible(chromedp.ID("rate-form"))); err != nil {
+			if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("reveal")), chromedp.WaitVisible(chromedp.ID("rate-form"), poll)); err != nil {
 				t.Fatalf("reveal: %v", err)
 			}
 		}},
@@ -92,9 +92,9 @@ func TestUIEveryPageBothSizesBothThemes(t *testing.T) {
 		{"mock-question", func(ctx context.Context, t *testing.T, base string) {
 			if err := chromedp.Do(ctx,
 				chromedp.Navigate(base+"/mock/new?seed=2026&n=1&clock=soft"),
-				chromedp.WaitVisible(chromedp.ID("mock-start")),
+				chromedp.WaitVisible(chromedp.ID("mock-start"), poll),
 				chromedp.Click(chromedp.ID("mock-start")),
-				chromedp.WaitVisible(chromedp.ID("typed")),
+				chromedp.WaitVisible(chromedp.ID("typed"), poll),
 			); err != nil {
 				t.Fatalf("start a mock: %v", err)
 			}
@@ -103,13 +103,13 @@ func TestUIEveryPageBothSizesBothThemes(t *testing.T) {
 			if err := chromedp.Do(ctx,
 				chromedp.SendKeys(chromedp.ID("typed"), "Every member gives up its partitions and the group waits."),
 				chromedp.Click(chromedp.ID("answer-submit")),
-				chromedp.WaitVisible(chromedp.ID("mock-review")),
+				chromedp.WaitVisible(chromedp.ID("mock-review"), poll),
 			); err != nil {
 				t.Fatalf("answer the mock question: %v", err)
 			}
 		}},
 		{"mock-summary", func(ctx context.Context, t *testing.T, base string) {
-			if err := chromedp.Do(ctx, chromedp.KeyEvent("3"), chromedp.WaitVisible(chromedp.ID("overall-score"))); err != nil {
+			if err := chromedp.Do(ctx, chromedp.KeyEvent("3"), chromedp.WaitVisible(chromedp.ID("overall-score"), poll)); err != nil {
 				t.Fatalf("rate the mock answer: %v", err)
 			}
 		}},
@@ -195,28 +195,42 @@ func TestUIEveryPageBothSizesBothThemes(t *testing.T) {
 // follows the theme.
 func checkLayout(ctx context.Context, t *testing.T, what string, viewH int64, dark bool) {
 	t.Helper()
-	if over := Eval[int](ctx, t, `document.documentElement.scrollWidth - document.documentElement.clientWidth`); over > 0 {
+	// One evaluation for the four measures: the test makes some 70 of these.
+	m := Eval[struct {
+		Over    int      // px the page is wider than the window
+		Header  float64  // px, the header's height
+		Wrapped []string // navigation links on two lines
+		Lum     float64  // the background's luminance, 0-1
+	}](ctx, t, `(() => {
+		const d = document.documentElement;
+		const rgb = el => getComputedStyle(el).backgroundColor.match(/[\d.]+/g).map(Number);
+		const b = rgb(document.body), c = b[3] === 0 ? rgb(d) : b;
+		return {
+			Over: d.scrollWidth - d.clientWidth,
+			Header: document.querySelector('header.top').getBoundingClientRect().height,
+			Wrapped: [...document.querySelectorAll('header.top nav a, header.top nav button')]
+				.filter(el => el.getBoundingClientRect().height > 46).map(el => el.textContent.trim()),
+			Lum: (0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]) / 255,
+		};
+	})()`)
+	if m.Over > 0 {
 		wide := Eval[string](ctx, t, `(() => { const w = document.documentElement.clientWidth; const out = [];
 			for (const el of document.querySelectorAll('body *')) { const r = el.getBoundingClientRect();
 				if (r.right > w + 1 && out.length < 3) out.push(el.tagName + (el.id ? '#' + el.id : '') + '.' + el.className); }
 			return out.join(', '); })()`)
-		t.Errorf("%s: the page scrolls sideways by %d px (too wide: %s)", what, over, wide)
+		t.Errorf("%s: the page scrolls sideways by %d px (too wide: %s)", what, m.Over, wide)
 	}
-	if h := Eval[float64](ctx, t, `document.querySelector('header.top').getBoundingClientRect().height`); h > 64 {
-		t.Errorf("%s: the header is %.0f px tall, want at most 64", what, h)
+	if m.Header > 64 {
+		t.Errorf("%s: the header is %.0f px tall, want at most 64", what, m.Header)
 	}
-	if wrapped := Eval[[]string](ctx, t, `[...document.querySelectorAll('header.top nav a, header.top nav button')]
-		.filter(el => { const r = el.getBoundingClientRect(); return r.height > 46; }).map(el => el.textContent.trim())`); len(wrapped) > 0 {
-		t.Errorf("%s: navigation links wrap onto two lines: %v", what, wrapped)
+	if len(m.Wrapped) > 0 {
+		t.Errorf("%s: navigation links wrap onto two lines: %v", what, m.Wrapped)
 	}
-	lum := Eval[float64](ctx, t, `(() => { const m = getComputedStyle(document.body).backgroundColor.match(/[\d.]+/g).map(Number);
-		const c = m[3] === 0 ? getComputedStyle(document.documentElement).backgroundColor.match(/[\d.]+/g).map(Number) : m;
-		return (0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]) / 255; })()`)
-	if dark && lum > 0.2 {
-		t.Errorf("%s: the background is light (luminance %.2f) in dark mode", what, lum)
+	if dark && m.Lum > 0.2 {
+		t.Errorf("%s: the background is light (luminance %.2f) in dark mode", what, m.Lum)
 	}
-	if !dark && lum < 0.8 {
-		t.Errorf("%s: the background is dark (luminance %.2f) in light mode", what, lum)
+	if !dark && m.Lum < 0.8 {
+		t.Errorf("%s: the background is dark (luminance %.2f) in light mode", what, m.Lum)
 	}
 }
 
@@ -314,7 +328,7 @@ func TestUIThemeToggleAndKeyHelp(t *testing.T) {
 		t.Fatal("the account page never showed the toggled theme as saved")
 	}
 	Eval[bool](ctx, t, `(localStorage.clear(), true)`)
-	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/account"), chromedp.WaitVisible(chromedp.ID("appearance"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/account"), chromedp.WaitVisible(chromedp.ID("appearance"), poll)); err != nil {
 		t.Fatal(err)
 	}
 	if th := Eval[string](ctx, t, `document.documentElement.dataset.theme || ''`); th != "dark" {
@@ -325,8 +339,8 @@ func TestUIThemeToggleAndKeyHelp(t *testing.T) {
 	}
 
 	// Keyboard help lists the shared keys.
-	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/"), chromedp.WaitVisible(chromedp.ID("topics")), chromedp.KeyEvent("?"),
-		chromedp.WaitVisible(chromedp.ID("keyhelp"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/"), chromedp.WaitVisible(chromedp.ID("topics"), poll), chromedp.KeyEvent("?"),
+		chromedp.WaitVisible(chromedp.ID("keyhelp"), poll)); err != nil {
 		t.Fatalf("open the key help: %v", err)
 	}
 	text := Eval[string](ctx, t, `document.getElementById('keyhelp').innerText`)
@@ -339,11 +353,11 @@ func TestUIThemeToggleAndKeyHelp(t *testing.T) {
 	if dir := os.Getenv("UI_SHOTS"); dir != "" {
 		saveShot(ctx, t, filepath.Join(dir, "keyhelp-1200-dark.png"))
 	}
-	if err := chromedp.Do(ctx, chromedp.KeyEvent("?"), chromedp.WaitNotPresent(chromedp.ID("keyhelp"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.KeyEvent("?"), chromedp.WaitNotPresent(chromedp.ID("keyhelp"), poll)); err != nil {
 		t.Fatalf("close the key help with ?: %v", err)
 	}
 	// A page's own keys, declared with data-keys, are listed too (the study page declares its own).
-	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/study"), chromedp.WaitVisible(chromedp.ID("reveal"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/study"), chromedp.WaitVisible(chromedp.ID("reveal"), poll)); err != nil {
 		t.Fatal(err)
 	}
 	declared := Eval[string](ctx, t, `[...document.querySelectorAll('[data-keys]')].map(e => e.dataset.keys).join(';')`)
@@ -353,7 +367,7 @@ func TestUIThemeToggleAndKeyHelp(t *testing.T) {
 		}
 	}
 	if declared != "" {
-		if err := chromedp.Do(ctx, chromedp.KeyEvent("?"), chromedp.WaitVisible(chromedp.ID("keyhelp"))); err != nil {
+		if err := chromedp.Do(ctx, chromedp.KeyEvent("?"), chromedp.WaitVisible(chromedp.ID("keyhelp"), poll)); err != nil {
 			t.Fatal(err)
 		}
 		text := Eval[string](ctx, t, `document.getElementById('keyhelp').innerText`)
@@ -367,13 +381,13 @@ func TestUIThemeToggleAndKeyHelp(t *testing.T) {
 	}
 
 	// On a phone the navigation folds into a menu that opens and shows every link.
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(app.URL+"/"), chromedp.WaitVisible(chromedp.ID("nav-toggle"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(app.URL+"/"), chromedp.WaitVisible(chromedp.ID("nav-toggle"), poll)); err != nil {
 		t.Fatal(err)
 	}
 	if Eval[bool](ctx, t, `getComputedStyle(document.getElementById('nav')).display !== 'none'`) {
 		t.Fatal("the phone menu is open before it is asked for")
 	}
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("nav-toggle")), chromedp.WaitVisible(chromedp.ID("logout"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("nav-toggle")), chromedp.WaitVisible(chromedp.ID("logout"), poll)); err != nil {
 		t.Fatalf("open the menu: %v", err)
 	}
 	if Eval[string](ctx, t, `document.getElementById('nav-toggle').getAttribute('aria-expanded')`) != "true" {

@@ -62,12 +62,12 @@ func awaitJS[T any](ctx context.Context, t *testing.T, expr string) T {
 func record(ctx context.Context, t *testing.T, d time.Duration) (spoken time.Duration, uploadMS, size int) {
 	t.Helper()
 	if err := chromedp.Do(ctx,
-		chromedp.WaitVisible(chromedp.CSS(`#recorder [data-action=record]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#recorder [data-action=record]`), poll),
 		chromedp.Click(chromedp.CSS(`#recorder [data-action=record]`)),
-		chromedp.WaitVisible(chromedp.CSS(`#recorder [data-action=stop]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#recorder [data-action=stop]`), poll),
 		chromedp.Sleep(d),
 		chromedp.Click(chromedp.CSS(`#recorder [data-action=stop]`)),
-		chromedp.WaitVisible(chromedp.CSS(`#recorder[data-recording-id]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#recorder[data-recording-id]`), poll),
 	); err != nil {
 		t.Fatalf("record: %v (status %q)", err, Eval[string](ctx, t, `document.getElementById('rec-status').textContent`))
 	}
@@ -132,7 +132,7 @@ func TestVoiceRecordStudyAndMock(t *testing.T) {
 	// A restart keeps the recordings.
 	app.Stop()
 	app = StartApp(t, dir)
-	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/mock/history"), chromedp.WaitVisible(chromedp.ID("main"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/mock/history"), chromedp.WaitVisible(chromedp.ID("main"), poll)); err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range ids {
@@ -154,20 +154,20 @@ func TestVoiceRecordStudyAndMock(t *testing.T) {
 		}
 	}
 	// The card page lists the study recording; deleting it there removes it.
-	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/cards/"+card), chromedp.WaitVisible(chromedp.ID("recording-"+studyID))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/cards/"+card), chromedp.WaitVisible(chromedp.ID("recording-"+studyID), poll)); err != nil {
 		t.Fatalf("card page: %v", err)
 	}
 	CheckA11y(ctx, t, "card page with recordings")
 	if err := chromedp.Do(ctx,
 		chromedp.Click(chromedp.CSS(`#recording-`+studyID+` [data-action=delete-recording]`)),
-		chromedp.WaitNotPresent(chromedp.ID("recording-"+studyID))); err != nil {
+		chromedp.WaitNotPresent(chromedp.ID("recording-"+studyID), poll)); err != nil {
 		t.Fatalf("delete from the card page: %v", err)
 	}
 	if st := awaitJS[float64](ctx, t, `fetch('/recordings/`+studyID+`').then(r => r.status)`); st != 404 {
 		t.Fatalf("deleted recording answers %v", st)
 	}
 	if os.Getenv("REHEARSE_VOICE_40S") != "" { // figure for the closing note: bytes per 40 s
-		if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/study"), chromedp.WaitVisible(chromedp.ID("reveal")),
+		if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/study"), chromedp.WaitVisible(chromedp.ID("reveal"), poll),
 			chromedp.Click(chromedp.ID("reveal"))); err != nil {
 			t.Fatal(err)
 		}
@@ -180,8 +180,8 @@ func TestVoiceRecordStudyAndMock(t *testing.T) {
 // both playbacks, and rates the card. It returns the card and the recording.
 func recordInStudy(ctx context.Context, t *testing.T, base string) (card, recording string) {
 	t.Helper()
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/study"), chromedp.WaitVisible(chromedp.ID("reveal")),
-		chromedp.Click(chromedp.ID("reveal")), chromedp.WaitVisible(chromedp.ID("rec-button"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/study"), chromedp.WaitVisible(chromedp.ID("reveal"), poll),
+		chromedp.Click(chromedp.ID("reveal")), chromedp.WaitVisible(chromedp.ID("rec-button"), poll)); err != nil {
 		t.Fatalf("reveal: %v", err)
 	}
 	CheckA11y(ctx, t, "study with recorder")
@@ -195,7 +195,7 @@ func recordInStudy(ctx context.Context, t *testing.T, base string) (card, record
 	server := awaitJS[float64](ctx, t, playMS+`('/recordings/`+recording+`')`)
 	t.Logf("study: spoken %v of %v voiced; upload %d ms, %d bytes for %v; playback local %.0f ms, from the server %.0f ms",
 		spoken, speechVoiced, upload, size, speechLength, local, server)
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("rate-3")), chromedp.WaitNotPresent(chromedp.CSS(`#study[data-card="`+card+`"]`))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("rate-3")), chromedp.WaitNotPresent(chromedp.CSS(`#study[data-card="`+card+`"]`), poll)); err != nil {
 		t.Fatalf("rate: %v", err)
 	}
 	return card, recording
@@ -206,8 +206,8 @@ func recordInStudy(ctx context.Context, t *testing.T, base string) (card, record
 func recordInMock(ctx context.Context, t *testing.T, base string) (recording string) {
 	t.Helper()
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/mock/new?seed=11&n=1&clock=soft&depth=basics"),
-		chromedp.WaitVisible(chromedp.ID("mock-start")), chromedp.Click(chromedp.ID("mock-start")),
-		chromedp.WaitVisible(chromedp.ID("rec-button"))); err != nil {
+		chromedp.WaitVisible(chromedp.ID("mock-start"), poll), chromedp.Click(chromedp.ID("mock-start")),
+		chromedp.WaitVisible(chromedp.ID("rec-button"), poll)); err != nil {
 		t.Fatalf("start mock: %v", err)
 	}
 	mSpoken, mUpload, mSize := record(ctx, t, speechLength)
@@ -216,8 +216,8 @@ func recordInMock(ctx context.Context, t *testing.T, base string) (recording str
 	}
 	t.Logf("mock: spoken %v; upload %d ms, %d bytes", mSpoken, mUpload, mSize)
 	recording = Eval[string](ctx, t, `document.getElementById('recorder').dataset.recordingId`)
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("answer-submit")), chromedp.WaitVisible(chromedp.ID("mock-review")),
-		chromedp.Click(chromedp.ID("rate-3")), chromedp.WaitVisible(chromedp.ID("summary-table"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("answer-submit")), chromedp.WaitVisible(chromedp.ID("mock-review"), poll),
+		chromedp.Click(chromedp.ID("rate-3")), chromedp.WaitVisible(chromedp.ID("summary-table"), poll)); err != nil {
 		t.Fatalf("finish mock: %v", err)
 	}
 	CheckA11y(ctx, t, "mock summary with a recording")
@@ -255,8 +255,8 @@ func TestVoiceWithoutMicrophone(t *testing.T) {
 	// permission is granted, so the page meets the missing device rather than a refusal.
 	ctx := Browser(t, chromedp.Flag("use-fake-ui-for-media-stream", true))
 	Login(ctx, t, app.URL, "nomi", "no-microphone-here")
-	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/study"), chromedp.WaitVisible(chromedp.ID("reveal")),
-		chromedp.Click(chromedp.ID("reveal")), chromedp.WaitVisible(chromedp.ID("rec-button")),
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/study"), chromedp.WaitVisible(chromedp.ID("reveal"), poll),
+		chromedp.Click(chromedp.ID("reveal")), chromedp.WaitVisible(chromedp.ID("rec-button"), poll),
 		chromedp.Click(chromedp.ID("rec-button")),
 		chromedp.Query(chromedp.CSS(`#rec-status.rec-error`))); err != nil {
 		t.Fatalf("no microphone: %v (status %q)", err, Eval[string](ctx, t, `document.getElementById('rec-status').textContent`))
@@ -268,7 +268,7 @@ func TestVoiceWithoutMicrophone(t *testing.T) {
 		t.Fatalf("button left at %q", got)
 	}
 	card := Eval[string](ctx, t, `document.getElementById('study').dataset.card`)
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("rate-3")), chromedp.WaitNotPresent(chromedp.CSS(`#study[data-card="`+card+`"]`))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("rate-3")), chromedp.WaitNotPresent(chromedp.CSS(`#study[data-card="`+card+`"]`), poll)); err != nil {
 		t.Fatalf("answering without a microphone: %v", err)
 	}
 }
