@@ -1,7 +1,8 @@
 package study
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"time"
 
 	"github.com/rehearse/rehearse/internal/deck"
@@ -59,14 +60,15 @@ func BuildQueue(in QueueInput) Queue {
 	var q Queue
 	end := DayEnd(in.Now, in.Loc)
 	newLeft := max(in.NewLimit-in.NewToday, 0)
-	var ahead []*deck.Card // learning cards due soon, used only if nothing else is left
+	// Due cards are kept with their due times so that sorting them reads no map.
+	var learning, review, ahead []dueCard // ahead: learning cards due soon, used only if nothing else is left
 	var next time.Time
 	later := func(t time.Time) {
 		if next.IsZero() || t.Before(next) {
 			next = t
 		}
 	}
-	for _, c := range in.Cards {
+	for i, c := range in.Cards {
 		st, seen := in.States[c.ID]
 		switch {
 		case !seen || st.State == srs.New:
@@ -77,31 +79,51 @@ func BuildQueue(in QueueInput) Queue {
 			}
 		case IsDue(st, in.Now, end):
 			if st.State == srs.Review {
-				q.Review = append(q.Review, c)
+				review = append(review, due(i, st.Due))
 			} else {
-				q.Learning = append(q.Learning, c)
+				learning = append(learning, due(i, st.Due))
 			}
 		case st.State == srs.Review:
 			// A review card becomes due when the study day holding its due time begins.
 			later(DayStart(Day(st.Due, in.Loc), in.Loc))
 		default:
 			if st.Due.Sub(in.Now) <= LearnAhead {
-				ahead = append(ahead, c)
+				ahead = append(ahead, due(i, st.Due))
 			}
 			later(st.Due)
 		}
 	}
-	byDue := func(cs []*deck.Card) {
-		sort.SliceStable(cs, func(i, j int) bool { return in.States[cs[i].ID].Due.Before(in.States[cs[j].ID].Due) })
-	}
-	byDue(q.Learning)
-	byDue(q.Review)
+	q.Learning, q.Review = byDue(in.Cards, learning), byDue(in.Cards, review)
 	if q.Next() == nil && len(ahead) > 0 {
-		byDue(ahead)
-		q.Learning = ahead
+		q.Learning = byDue(in.Cards, ahead)
 	}
 	if q.Next() == nil {
 		q.NextAt = next
 	}
 	return q
+}
+
+// dueCard is a candidate's place in in.Cards and its due time, without pointers: sorting moves
+// plain words (no write barriers) and the index breaks ties, as a stable sort would.
+type dueCard struct {
+	sec  int64
+	nsec int32
+	i    int32
+}
+
+func due(i int, t time.Time) dueCard { return dueCard{t.Unix(), int32(t.Nanosecond()), int32(i)} }
+
+// byDue returns the cards sorted by due time, cards due together in deck order.
+func byDue(cards []*deck.Card, cs []dueCard) []*deck.Card {
+	if len(cs) == 0 {
+		return nil
+	}
+	slices.SortFunc(cs, func(a, b dueCard) int {
+		return cmp.Or(cmp.Compare(a.sec, b.sec), cmp.Compare(a.nsec, b.nsec), cmp.Compare(a.i, b.i))
+	})
+	out := make([]*deck.Card, len(cs))
+	for k, c := range cs {
+		out[k] = cards[c.i]
+	}
+	return out
 }
