@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -185,5 +186,39 @@ func TestProgressCacheDropsARacingRead(t *testing.T) {
 	c.putStates(2, tk, map[string]srs.Card{})
 	if m, _ := c.cachedStates(2); m != nil {
 		t.Fatal("a read from before the cache started again was kept")
+	}
+}
+
+// A full cache forgets other users, not everyone, and not the user whose rows are coming in;
+// a read that began before the forgetting is not kept.
+func TestProgressCacheFullForgetsOthers(t *testing.T) {
+	var c progressCache
+	states := func(n int) map[string]srs.Card {
+		m := map[string]srs.Card{}
+		for i := range n {
+			m[fmt.Sprint(i)] = srs.Card{}
+		}
+		return m
+	}
+	per := progressWeightMax / 4
+	for id := int64(1); id <= 4; id++ { // exactly full
+		_, tk := c.cachedStates(id)
+		c.putStates(id, tk, states(per))
+	}
+	_, early := c.cachedStates(6) // a read in flight while the cache fills
+	_, tk := c.cachedStates(5)
+	c.putStates(5, tk, states(per))
+	kept := 0
+	for id := int64(1); id <= 5; id++ {
+		if m, _ := c.cachedStates(id); m != nil {
+			kept++
+		}
+	}
+	if m, _ := c.cachedStates(5); m == nil || kept != 4 || c.weight != progressWeightMax {
+		t.Fatalf("after one user too many: newcomer kept %v, %d of 5 users kept, weight %d", m != nil, kept, c.weight)
+	}
+	c.putStates(6, early, states(1))
+	if m, _ := c.cachedStates(6); m != nil {
+		t.Fatal("a read from before other users were forgotten was kept")
 	}
 }
