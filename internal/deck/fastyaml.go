@@ -175,15 +175,8 @@ func setTiming(pairs [][2][]byte, t *Timing) bool {
 	seen := map[string]bool{}
 	for _, p := range pairs {
 		k := string(p[0])
-		var dst *time.Duration
-		switch k {
-		case "basics":
-			dst = &t.Basics
-		case "solid":
-			dst = &t.Solid
-		case "deeper":
-			dst = &t.Deeper
-		default:
+		dst := timingField(t, k)
+		if dst == nil {
 			return false
 		}
 		if seen[k] || !durationWord(p[1]) {

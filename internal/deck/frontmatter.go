@@ -147,15 +147,8 @@ func parseTiming(e *errs, n ast.Node, line int, at func(ast.Node) int, t *Timing
 	}
 	for _, mv := range values {
 		key, kl := mapKey(mv), at(mv.Key)
-		var dst *time.Duration
-		switch key {
-		case "basics":
-			dst = &t.Basics
-		case "solid":
-			dst = &t.Solid
-		case "deeper":
-			dst = &t.Deeper
-		default:
+		dst := timingField(t, key)
+		if dst == nil {
 			e.add(kl, "unknown timing key %q (want basics, solid or deeper)", key)
 			continue
 		}
@@ -318,3 +311,16 @@ func validSlug(s string) bool {
 
 // validTag allows the slug alphabet; tags are filters, so they stay simple.
 func validTag(s string) bool { return validSlug(s) }
+
+// timingField is the field of t that a timing key sets, or nil for an unknown key.
+func timingField(t *Timing, key string) *time.Duration {
+	switch key {
+	case "basics":
+		return &t.Basics
+	case "solid":
+		return &t.Solid
+	case "deeper":
+		return &t.Deeper
+	}
+	return nil
+}
