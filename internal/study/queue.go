@@ -60,6 +60,14 @@ func BuildQueue(in QueueInput) Queue {
 	var q Queue
 	end := DayEnd(in.Now, in.Loc)
 	newLeft := max(in.NewLimit-in.NewToday, 0)
+	if len(in.States) == 0 { // nothing studied yet: every card is new, and the loop below finds only that
+		if n := min(newLeft, len(in.Cards)); n > 0 {
+			q.New = slices.Clone(in.Cards[:n])
+		} else if len(in.Cards) > 0 && in.NewLimit > 0 {
+			q.NextAt = end // tomorrow's allowance
+		}
+		return q
+	}
 	// Due cards are kept with their due times so that sorting them reads no map.
 	var learning, review, ahead []dueCard // ahead: learning cards due soon, used only if nothing else is left
 	var next time.Time

@@ -138,3 +138,28 @@ func BenchmarkBuildQueueWithHistory(b *testing.B) {
 		BuildQueue(in)
 	}
 }
+
+// A user with no stored states gets the queue the general loop builds: the same when the map
+// holds only a card outside the candidates, which sends BuildQueue through that loop.
+func TestBuildQueueWithoutStatesMatchesTheLoop(t *testing.T) {
+	now := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
+	other := map[string]srs.Card{"not-a-candidate": {State: srs.Review, Due: now}}
+	for _, n := range []int{0, 1, 5, 30} {
+		var cards []*deck.Card
+		for i := range n {
+			cards = append(cards, &deck.Card{ID: fmt.Sprintf("c%d", i)})
+		}
+		for _, limit := range []int{0, 3, 20, 40} {
+			for _, today := range []int{0, 2, 25} {
+				in := QueueInput{Cards: cards, Now: now, Loc: time.UTC, NewLimit: limit, NewToday: today}
+				fast := BuildQueue(in)
+				in.States = other
+				slow := BuildQueue(in)
+				if !sameIDs(ids(fast.New), ids(slow.New)...) || len(fast.Learning)+len(fast.Review) != 0 || !fast.NextAt.Equal(slow.NextAt) {
+					t.Errorf("%d cards, limit %d, %d today: new %v next %v; the loop: new %v next %v",
+						n, limit, today, ids(fast.New), fast.NextAt, ids(slow.New), slow.NextAt)
+				}
+			}
+		}
+	}
+}
