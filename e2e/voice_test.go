@@ -18,17 +18,17 @@ import (
 
 // testdata/speech.wav is our own sentence spoken by espeak-ng, padded with silence:
 //
-//	espeak-ng -v en -s 150 -w raw.wav "Under the cooperative protocol, only the partitions that move are paused, and the rest keep working."
-//	sox raw.wav -r 16000 speech.wav pad 0.5 2.5
+//	espeak-ng -v en -s 150 -w raw.wav "Cooperative rebalancing pauses only the partitions that move."
+//	sox raw.wav -r 16000 speech.wav pad 0.5 1.5
 //
 // Its voiced length, keeping 0.3 s of each longer silence as the page's hang-over does:
 //
-//	sox speech.wav voiced.wav silence -l 1 0.05 1% -1 0.3 1% && soxi -D voiced.wav   → 6.308125
-//	soxi -D speech.wav                                                                  → 9.775937
+//	sox speech.wav voiced.wav silence -l 1 0.05 1% -1 0.3 1% && soxi -D voiced.wav   → 3.897500
+//	soxi -D speech.wav                                                                  → 6.292875
 const (
 	speechFile   = "testdata/speech.wav"
-	speechVoiced = 6308 * time.Millisecond
-	speechLength = 9776 * time.Millisecond // Chromium loops the file: one loop holds all its speech
+	speechVoiced = 3898 * time.Millisecond
+	speechLength = 6293 * time.Millisecond // Chromium loops the file: one loop holds all its speech
 )
 
 // micOptions give the package's shared Chromium a fake microphone that plays speech.wav in a
