@@ -56,6 +56,7 @@ type sim struct {
 	targetBuf       []int
 	rankBuf         []uint64
 	sortBuf         []int32 // sortAsc's
+	namesBuf        []int32 // itemsOf's
 	freeBuf, itsBuf []int32 // stickyLists's
 	cntBuf          []int32
 	roomBuf         []int

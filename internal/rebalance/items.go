@@ -3,6 +3,7 @@ package rebalance
 import (
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Item states, compact.
@@ -47,24 +48,57 @@ type group struct {
 }
 
 func (s *sim) addItem(g int, part int) int32 {
-	idx := int32(len(s.items))
 	name := s.groups[g].name
 	if part >= 0 {
 		name += "-" + strconv.Itoa(part)
 	}
+	return s.addNamed(g, part, name, nil)
+}
+
+// addNamed adds an item with this name; seg, when not nil, is an empty list (capacity one)
+// for its first timeline segment.
+func (s *sim) addNamed(g, part int, name string, seg []seg) int32 {
+	idx := int32(len(s.items))
 	s.items = append(s.items, item{owner: -1, label: -1, exists: true, since: s.now, lastOwner: -1})
 	s.ps = append(s.ps, s.now)
 	s.info = append(s.info, itemInfo{group: int32(g), part: int32(part), born: s.now, died: -1})
 	s.names = append(s.names, name)
 	s.stamps = append(s.stamps, 0)
 	s.bat = append(s.bat, -1)
-	s.segs = append(s.segs, nil)
+	s.segs = append(s.segs, seg)
 	s.recordSeg(idx)
 	s.groups[g].items = append(s.groups[g].items, idx)
 	s.world++
 	s.notProcessing++
 	s.liveCount++
 	return idx
+}
+
+// addParts adds partitions (tasks) from to n-1 to group g. A big topic is most of a run's set-up,
+// so the per-item arrays grow once, the names are cut from one string and the first segments
+// come from one array.
+func (s *sim) addParts(g, from, n int) {
+	k := n - from
+	if k <= 0 {
+		return
+	}
+	s.items, s.ps, s.info = slices.Grow(s.items, k), slices.Grow(s.ps, k), slices.Grow(s.info, k)
+	s.names, s.stamps, s.bat = slices.Grow(s.names, k), slices.Grow(s.stamps, k), slices.Grow(s.bat, k)
+	s.segs, s.groups[g].items = slices.Grow(s.segs, k), slices.Grow(s.groups[g].items, k)
+	prefix := s.groups[g].name + "-"
+	var b strings.Builder
+	ends := make([]int, k)
+	for p := from; p < n; p++ {
+		b.WriteString(prefix)
+		b.WriteString(strconv.Itoa(p))
+		ends[p-from] = b.Len()
+	}
+	all, start := b.String(), 0
+	segs := make([]seg, k)
+	for i, end := range ends {
+		s.addNamed(g, from+i, all[start:end], segs[i:i:i+1])
+		start = end
+	}
 }
 
 // growGroup makes the group have n partitions (tasks), creating or reviving items.
@@ -80,9 +114,7 @@ func (s *sim) growGroup(g, n int) {
 			s.revive(it)
 		}
 	}
-	for p := cur; p < n; p++ {
-		s.addItem(g, p)
-	}
+	s.addParts(g, cur, n)
 	for p := n; p < cur; p++ {
 		it := s.groups[g].items[base+p]
 		if s.items[it].exists && !s.items[it].deleted {

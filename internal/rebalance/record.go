@@ -73,11 +73,12 @@ func (s *sim) checkStable() {
 
 func (s *sim) itemsOf(its []int32) []string {
 	out := make([]string, 0, len(its))
-	sorted := append([]int32(nil), its...)
+	sorted := append(s.namesBuf[:0], its...)
 	s.sortItems(sorted)
 	for _, it := range sorted {
 		out = append(out, s.names[it])
 	}
+	s.namesBuf = sorted[:0]
 	return out
 }
 
@@ -131,7 +132,12 @@ type rawRound struct {
 func (s *sim) namedLists(dst map[string][]string, src map[int32][]int32, keepEmpty bool) {
 	for m, l := range src {
 		if len(l) > 0 || keepEmpty {
-			dst[s.members[m].name] = append(dst[s.members[m].name], s.itemsOf(l)...)
+			// The names list itself when it is the first (an empty one stays nil, as before).
+			if d := dst[s.members[m].name]; len(d) > 0 || len(l) == 0 {
+				dst[s.members[m].name] = append(d, s.itemsOf(l)...)
+			} else {
+				dst[s.members[m].name] = s.itemsOf(l)
+			}
 		}
 	}
 }
@@ -208,10 +214,15 @@ func (s *sim) finish() *Result {
 		stop = s.segStop
 	}
 	r.Timeline = make([]ItemTimeline, 0, len(order))
+	// Every item's segments are cut from one array (a list holds at most its recorded ones).
+	all := make([]Segment, 0, s.nsegs)
 	for _, it := range order {
 		r.Items = append(r.Items, s.names[it])
 		l := s.segs[it]
-		segs := make([]Segment, 0, len(l))
+		if len(l) > cap(all)-len(all) {
+			all = make([]Segment, 0, len(l)) // not expected: nsegs counts every recorded segment
+		}
+		segs := all[len(all) : len(all) : len(all)+len(l)]
 		for j, sg := range l {
 			if sg.state == 255 {
 				continue
@@ -233,6 +244,7 @@ func (s *sim) finish() *Result {
 			segs = append(segs, Segment{FromMS: sg.from, ToMS: to, State: stateNames[sg.state], Owner: owner})
 		}
 		s.segs[it] = nil // converted: the collector may take it back while the rest is built
+		all = all[:len(all)+len(segs)]
 		r.Timeline = append(r.Timeline, ItemTimeline{Item: s.names[it], Segments: segs})
 	}
 	return r
