@@ -70,7 +70,7 @@ type classic struct {
 	// spareRevoked is the last finished round's revoked pairs, emptied, for the next round.
 	spareRevoked []memberItems
 	blockAt      []int64 // startRebalance's scratch
-	blockAct     []act
+	blockAct     []stored
 	spareLists   [][][]int32 // stickyRound's outer lists, back from syncDone
 	ownedBuf     [][]int32   // stickyRound's scratch
 	keysBuf      []int32
@@ -346,10 +346,9 @@ func (c *classic) startRebalance(why string) {
 		}
 		m := e.m
 		ats = append(ats, max(s.nextTick(m, s.now)+s.cfg.rpc, s.now))
-		acts = append(acts, act{kind: actNotified, m: m, a: int32(m.inc), b: int32(round)})
+		acts = append(acts, typed(actNotified, m.idx, int32(m.inc), int32(round)))
 	}
 	s.q.pushBlock(ats, acts)
-	clear(acts)
 	c.blockAt, c.blockAct = ats, acts[:0]
 	s.after(s.cfg.reb, func() { c.deadline(round) })
 	c.delaying, c.newJoiner = false, false
@@ -388,7 +387,7 @@ func (c *classic) notified(m *member, inc, round int) {
 	}
 	if m.pollBusyUntil > s.now {
 		// Consumers send JoinGroup from poll(); a stuck poll loop delays it.
-		s.atAct(m.pollBusyUntil, act{kind: actNotified, m: m, a: int32(inc), b: int32(round)})
+		s.atAct(m.pollBusyUntil, typed(actNotified, m.idx, int32(inc), int32(round)))
 		return
 	}
 	if e.eager {
@@ -410,7 +409,7 @@ func (c *classic) notified(m *member, inc, round int) {
 
 // sendJoin: m sends its JoinGroup in answer to a rebalance; it reaches the coordinator rpc_ms later.
 func (c *classic) sendJoin(m *member, inc int) {
-	c.s.afterAct(c.s.cfg.rpc, act{kind: actRejoin, m: m, a: int32(inc)})
+	c.s.afterAct(c.s.cfg.rpc, typed(actRejoin, m.idx, int32(inc), 0))
 }
 
 // The classic protocol's typed acts: the events a round schedules for every member.
@@ -420,7 +419,7 @@ const (
 )
 
 func (c *classic) fire(a act) {
-	switch m := a.m; a.kind {
+	switch m := c.s.members[a.m]; a.kind {
 	case actNotified:
 		c.notified(m, int(a.a), int(a.b))
 	case actRejoin:

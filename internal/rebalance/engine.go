@@ -202,11 +202,11 @@ func deref(p *int64) int64 {
 }
 
 // at schedules fn at virtual time t (never in the past).
-func (s *sim) at(t int64, fn func()) { s.q.push(max(t, s.now), act{fn: fn}) }
+func (s *sim) at(t int64, fn func()) { s.q.push(max(t, s.now), s.q.closure(fn)) }
 
 // after schedules fn d from now, through the queue's lane for d.
-func (s *sim) after(d int64, fn func()) { s.q.pushAfter(d, max(s.now+d, s.now), act{fn: fn}) }
+func (s *sim) after(d int64, fn func()) { s.q.pushAfter(d, max(s.now+d, s.now), s.q.closure(fn)) }
 
 // atAct and afterAct are at and after for a typed act.
-func (s *sim) atAct(t int64, a act)    { s.q.push(max(t, s.now), a) }
-func (s *sim) afterAct(d int64, a act) { s.q.pushAfter(d, max(s.now+d, s.now), a) }
+func (s *sim) atAct(t int64, a stored)    { s.q.push(max(t, s.now), a) }
+func (s *sim) afterAct(d int64, a stored) { s.q.pushAfter(d, max(s.now+d, s.now), a) }

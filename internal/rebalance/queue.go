@@ -21,10 +21,10 @@ func (k key) before(o key) bool {
 // none is after every event: the head of an empty lane.
 var none = key{math.MaxInt64, math.MaxUint64}
 
-// event is a heap entry: its act is in queue.acts, so the heap itself stays pointer-free.
+// event is a heap entry.
 type event struct {
 	key
-	fn int32
+	a stored
 }
 
 // act is what an event does: a closure, or, for the events every round schedules once per
@@ -32,9 +32,18 @@ type event struct {
 // nothing.
 type act struct {
 	fn   func() // nil for a typed act
-	m    *member
-	a, b int32 // the kind's arguments
+	m    int32  // the member's index
+	a, b int32  // the kind's arguments
 	kind actKind
+}
+
+// stored is an act as the agenda keeps it: a closure by its slot in queue.fns (plus one; 0
+// for a typed act). The heap and the lanes then hold no pointers: the collector never scans
+// them and storing an event needs no write barrier.
+type stored struct {
+	fn      int32
+	m, a, b int32
+	kind    actKind
 }
 
 // actKind names a typed act; each protocol defines its own.
@@ -53,8 +62,8 @@ type actKind uint8
 // the same unique keys; the lanes that hold events form a small binary heap by head (lh).
 type queue struct {
 	h     []event
-	acts  []act // the heap's acts, by slot
-	free  []int32
+	fns   []func() // the pending closures, by slot
+	free  []int32  // unused slots of fns
 	lanes []lane  // by lane slot: a fixed-delay lane keeps its slot, a drained block's is reused
 	head  []key   // by lane slot: the first event's key (while the lane is in lh)
 	lh    []int32 // the slots of the lanes holding events, a min-heap by head
@@ -76,33 +85,56 @@ type lane struct {
 
 type laneEvent struct {
 	key
-	a act
+	a stored
 }
 
 const arity = 4
 
 func (q *queue) len() int { return q.n }
 
+// closure is fn as the agenda stores it: in a free slot of fns.
+func (q *queue) closure(fn func()) stored {
+	if n := len(q.free); n > 0 {
+		x := q.free[n-1]
+		q.free = q.free[:n-1]
+		q.fns[x] = fn
+		return stored{fn: x + 1}
+	}
+	q.fns = append(q.fns, fn)
+	return stored{fn: int32(len(q.fns))}
+}
+
+// typed is a typed act as the agenda stores it.
+func typed(k actKind, m, a, b int32) stored { return stored{m: m, a: a, b: b, kind: k} }
+
+// load is the act st stands for; its closure's slot is freed.
+func (q *queue) load(st stored) act {
+	a := act{m: st.m, a: st.a, b: st.b, kind: st.kind}
+	if st.fn != 0 {
+		a.fn = q.unslot(st.fn - 1)
+	}
+	return a
+}
+
+// unslot takes the closure out of slot x.
+func (q *queue) unslot(x int32) func() {
+	fn := q.fns[x]
+	q.fns[x] = nil // what it refers to is not kept alive by the agenda
+	q.free = append(q.free, x)
+	return fn
+}
+
 // push schedules a at time at.
-func (q *queue) push(at int64, a act) {
+func (q *queue) push(at int64, a stored) {
 	q.seq++
 	q.n++
-	var slot int32
-	if n := len(q.free); n > 0 {
-		slot = q.free[n-1]
-		q.free = q.free[:n-1]
-		q.acts[slot] = a
-	} else {
-		q.acts = append(q.acts, a)
-		slot = int32(len(q.acts) - 1)
-	}
 	q.h = append(q.h, event{})
-	q.up(len(q.h)-1, event{key{at, q.seq}, slot})
+	q.up(len(q.h)-1, event{key{at, q.seq}, a})
 }
 
 // pushAfter schedules a at time at, which is d after the current time: at never decreases
 // from one call with this d to the next.
-func (q *queue) pushAfter(d, at int64, a act) {
+func (q *queue) pushAfter(d, at int64, a stored) {
 	q.seq++
 	q.n++
 	x := int32(-1)
@@ -128,7 +160,6 @@ func (q *queue) pushAfter(d, at int64, a act) {
 	}
 	if l.head >= 1024 && 2*l.head >= len(l.ev) {
 		n := copy(l.ev, l.ev[l.head:])
-		clear(l.ev[n:])
 		l.ev, l.head = l.ev[:n], 0
 	}
 	l.ev = append(l.ev, laneEvent{k, a})
@@ -145,7 +176,7 @@ func (q *queue) newLane(l lane) int32 {
 // current time, except that the block's sequence numbers are handed out in (time, k) order.
 // They are consecutive either way, so every pop order is the same, and the block becomes a
 // sorted lane instead of len(ats) heap entries.
-func (q *queue) pushBlock(ats []int64, acts []act) {
+func (q *queue) pushBlock(ats []int64, acts []stored) {
 	if len(ats) == 0 {
 		return
 	}
@@ -232,16 +263,12 @@ func (q *queue) pop() (int64, act) {
 		if n > 0 {
 			q.down(0, last)
 		}
-		a := q.acts[e.fn]
-		q.acts[e.fn] = act{}
-		q.free = append(q.free, e.fn)
-		return e.at, a
+		return e.at, q.load(e.a)
 	}
 	x := q.lh[0]
 	l := &q.lanes[x]
 	at := l.ev[l.head].at
-	a := l.ev[l.head].a
-	l.ev[l.head].a = act{} // what it refers to is not kept alive by the lane
+	a := q.load(l.ev[l.head].a)
 	if l.head++; l.head < len(l.ev) {
 		q.head[x] = l.ev[l.head].key
 		q.lhDown(0)

@@ -34,7 +34,7 @@ func TestQueuePopsInTimeThenScheduleOrder(t *testing.T) {
 		}
 		at := int64(r.IntN(50)) // few distinct times: many ties
 		n := id
-		q.push(at, act{fn: func() { popped = n }})
+		q.push(at, q.closure(func() { popped = n }))
 		// Insert after every entry with at <= this one: ties keep push order.
 		i, _ := slices.BinarySearchFunc(model, at+1, func(w want, t int64) int { return int(w.at - t) })
 		model = slices.Insert(model, i, want{at, n})
@@ -79,14 +79,14 @@ func TestQueueLanesKeepTimeThenScheduleOrder(t *testing.T) {
 			// A block: as if each were pushed in turn, with many tied times; now and then
 			// one spanning more than 2^31 ms, which pushBlock sorts another way.
 			var ats []int64
-			var fns []act
+			var fns []stored
 			far := r.IntN(4) == 0
 			for k := range r.IntN(30) {
 				n, at := id+k, now+int64(r.IntN(25))
 				if far && r.IntN(3) == 0 {
 					at += 1 << 32
 				}
-				ats, fns = append(ats, at), append(fns, act{fn: func() { popped = n }})
+				ats, fns = append(ats, at), append(fns, q.closure(func() { popped = n }))
 				i, _ := slices.BinarySearchFunc(model, at+1, func(w want, t int64) int { return int(w.at - t) })
 				model = slices.Insert(model, i, want{at, n})
 			}
@@ -98,11 +98,11 @@ func TestQueueLanesKeepTimeThenScheduleOrder(t *testing.T) {
 		var at int64
 		if r.IntN(3) == 0 {
 			at = now + int64(r.IntN(40))
-			q.push(at, act{fn: func() { popped = n }})
+			q.push(at, q.closure(func() { popped = n }))
 		} else {
 			d := []int64{0, 5, 5, 20, -3}[r.IntN(5)] // few delays, some zero or negative
 			at = max(now+d, now)
-			q.pushAfter(d, at, act{fn: func() { popped = n }})
+			q.pushAfter(d, at, q.closure(func() { popped = n }))
 		}
 		i, _ := slices.BinarySearchFunc(model, at+1, func(w want, t int64) int { return int(w.at - t) })
 		model = slices.Insert(model, i, want{at, n})
