@@ -64,11 +64,11 @@ type queue struct {
 	h     []event
 	fns   []func() // the pending closures, by slot
 	free  []int32  // unused slots of fns
-	lanes []lane  // by lane slot: a fixed-delay lane keeps its slot, a drained block's is reused
-	head  []key   // by lane slot: the first event's key (while the lane is in lh)
-	lh    []int32 // the slots of the lanes holding events, a min-heap by head
-	fixed []int32 // the fixed-delay lanes' slots, in the order their delays first came
-	spare []int32 // drained block slots, for the next blocks
+	lanes []lane   // by lane slot: a fixed-delay lane keeps its slot, a drained block's is reused
+	head  []key    // by lane slot: the first event's key (while the lane is in lh)
+	lh    []int32  // the slots of the lanes holding events, a min-heap by head
+	fixed []int32  // the fixed-delay lanes' slots, in the order their delays first came
+	spare []int32  // drained block slots, for the next blocks
 	seq   uint64
 	n     int      // events pending, in the heap and the lanes
 	order []uint64 // pushBlock's scratch
