@@ -72,6 +72,15 @@ type queue struct {
 	seq   uint64
 	n     int      // events pending, in the heap and the lanes
 	order []uint64 // pushBlock's scratch
+	// fast: the first lane's head is before bound, which is at or before every other lane's
+	// head and the heap's top. Its events then pop without the heap checks, as long as they
+	// come before bound: a round's notifications all fall at one time, and so do its
+	// JoinGroups.
+	fast  bool
+	bound key
+	// lastD and lastX+1 are the last fixed-delay lane pushAfter found (0: none yet).
+	lastD int64
+	lastX int32
 }
 
 // lane holds the events pushed with delay d, or one block (pushBlock), in order, from
@@ -128,8 +137,12 @@ func (q *queue) unslot(x int32) func() {
 func (q *queue) push(at int64, a stored) {
 	q.seq++
 	q.n++
+	k := key{at, q.seq}
+	if q.fast && k.before(q.bound) {
+		q.fast = false
+	}
 	q.h = append(q.h, event{})
-	q.up(len(q.h)-1, event{key{at, q.seq}, a})
+	q.up(len(q.h)-1, event{k, a})
 }
 
 // pushAfter schedules a at time at, which is d after the current time: at never decreases
@@ -137,16 +150,10 @@ func (q *queue) push(at int64, a stored) {
 func (q *queue) pushAfter(d, at int64, a stored) {
 	q.seq++
 	q.n++
-	x := int32(-1)
-	for _, f := range q.fixed {
-		if q.lanes[f].d == d {
-			x = f
-			break
-		}
-	}
-	if x < 0 {
-		x = q.newLane(lane{d: d})
-		q.fixed = append(q.fixed, x)
+	x := q.lastX - 1
+	if x < 0 || q.lastD != d {
+		x = q.fixedLane(d)
+		q.lastD, q.lastX = d, x+1
 	}
 	l := &q.lanes[x]
 	k := key{at, q.seq}
@@ -163,6 +170,18 @@ func (q *queue) pushAfter(d, at int64, a stored) {
 		l.ev, l.head = l.ev[:n], 0
 	}
 	l.ev = append(l.ev, laneEvent{k, a})
+}
+
+// fixedLane is the slot of the lane for delay d, made on first use.
+func (q *queue) fixedLane(d int64) int32 {
+	for _, f := range q.fixed {
+		if q.lanes[f].d == d {
+			return f
+		}
+	}
+	x := q.newLane(lane{d: d})
+	q.fixed = append(q.fixed, x)
+	return x
 }
 
 // newLane adds a lane and returns its slot.
@@ -255,7 +274,7 @@ func (q *queue) down(i int, e event) {
 // pop removes the earliest event and returns its time and act; the queue must not be empty.
 func (q *queue) pop() (int64, act) {
 	q.n--
-	if len(q.lh) == 0 || len(q.h) > 0 && q.h[0].before(q.head[q.lh[0]]) {
+	if !q.fast && (len(q.lh) == 0 || len(q.h) > 0 && q.h[0].before(q.head[q.lh[0]])) {
 		e := q.h[0]
 		n := len(q.h) - 1
 		last := q.h[n]
@@ -270,10 +289,16 @@ func (q *queue) pop() (int64, act) {
 	at := l.ev[l.head].at
 	a := q.load(l.ev[l.head].a)
 	if l.head++; l.head < len(l.ev) {
-		q.head[x] = l.ev[l.head].key
+		k := l.ev[l.head].key
+		q.head[x] = k
+		if q.fast && k.before(q.bound) {
+			return at, a
+		}
 		q.lhDown(0)
+		q.setBound()
 		return at, a
 	}
+	q.fast = false
 	// Drained: the lane leaves the lane heap, emptied; a block's slot serves a later block.
 	l.ev, l.head = l.ev[:0], 0
 	last := len(q.lh) - 1
@@ -288,8 +313,25 @@ func (q *queue) pop() (int64, act) {
 	return at, a
 }
 
+// setBound sets bound to the least of the heap's top and the heads of the lanes after the
+// first (its children in the lane heap), and fast when the first lane's head is before it.
+func (q *queue) setBound() {
+	b := none
+	if len(q.h) > 0 {
+		b = q.h[0].key
+	}
+	for c := 1; c <= 2 && c < len(q.lh); c++ {
+		if h := q.head[q.lh[c]]; h.before(b) {
+			b = h
+		}
+	}
+	q.bound = b
+	q.fast = len(q.lh) > 0 && q.head[q.lh[0]].before(b)
+}
+
 // lhPush adds lane slot x, whose head is set, to the lane heap.
 func (q *queue) lhPush(x int32) {
+	q.fast = false
 	q.lh = append(q.lh, x)
 	i := len(q.lh) - 1
 	for i > 0 {

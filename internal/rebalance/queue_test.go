@@ -55,7 +55,17 @@ var popped int
 // (pushBlock), the current time being the last popped event's, as in a run, and checks every
 // pop against the sorted model.
 func TestQueueLanesKeepTimeThenScheduleOrder(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
+	t.Run("dense", func(t *testing.T) { checkLanes(t, 3, []int64{0, 5, 5, 20, -3}, 3, 40, 25) })
+	// Lanes far apart and blocks at one time, as in a big run's rounds: long runs of events
+	// pop from one lane before the next lane's head (the queue's fast path), while events at
+	// arbitrary times land before that head.
+	t.Run("sparse", func(t *testing.T) { checkLanes(t, 5, []int64{50, 50, 200, 7}, 15, 60, 1) })
+}
+
+// checkLanes runs the lanes test with these delays, one push in heapEvery at an arbitrary
+// time up to heapSpan after the current time, and block events up to blockSpan after it.
+func checkLanes(t *testing.T, seed uint64, delays []int64, heapEvery, heapSpan, blockSpan int) {
+	r := rand.New(rand.NewPCG(seed, 4))
 	var q queue
 	type want struct {
 		at int64
@@ -82,7 +92,7 @@ func TestQueueLanesKeepTimeThenScheduleOrder(t *testing.T) {
 			var fns []stored
 			far := r.IntN(4) == 0
 			for k := range r.IntN(30) {
-				n, at := id+k, now+int64(r.IntN(25))
+				n, at := id+k, now+int64(r.IntN(blockSpan))
 				if far && r.IntN(3) == 0 {
 					at += 1 << 32
 				}
@@ -96,11 +106,11 @@ func TestQueueLanesKeepTimeThenScheduleOrder(t *testing.T) {
 		}
 		n := id
 		var at int64
-		if r.IntN(3) == 0 {
-			at = now + int64(r.IntN(40))
+		if r.IntN(heapEvery) == 0 {
+			at = now + int64(r.IntN(heapSpan))
 			q.push(at, q.closure(func() { popped = n }))
 		} else {
-			d := []int64{0, 5, 5, 20, -3}[r.IntN(5)] // few delays, some zero or negative
+			d := delays[r.IntN(len(delays))] // few delays, some zero or negative
 			at = max(now+d, now)
 			q.pushAfter(d, at, q.closure(func() { popped = n }))
 		}
@@ -118,5 +128,41 @@ func TestQueueLanesKeepTimeThenScheduleOrder(t *testing.T) {
 			t.Fatalf("drain: pop = (%d, #%d), want (%d, #%d)", at, popped, w.at, w.id)
 		}
 		model = model[1:]
+	}
+}
+
+// TestQueueRunOfOneLaneYieldsToEarlierPushes: while events pop from one lane ahead of every
+// other lane (the queue's fast path), an event pushed to the heap, to a new lane or in a
+// block that falls before that lane's next head must pop first.
+func TestQueueRunOfOneLaneYieldsToEarlierPushes(t *testing.T) {
+	for _, way := range []string{"heap", "lane", "block"} {
+		var q queue
+		var got []int
+		push := func(d, at int64, n int) { q.pushAfter(d, at, q.closure(func() { got = append(got, n) })) }
+		push(10, 10, 1)
+		push(10, 12, 2)
+		push(10, 14, 4)
+		push(50, 60, 5) // another lane, far ahead: the bound of lane 10's run
+		pop := func() {
+			_, a := q.pop()
+			a.fn()
+		}
+		pop() // 1, at 10
+		pop() // 2, at 12: the run goes on
+		interloper := q.closure(func() { got = append(got, 3) })
+		switch way {
+		case "heap":
+			q.push(13, interloper)
+		case "lane":
+			q.pushAfter(1, 13, interloper)
+		case "block":
+			q.pushBlock([]int64{13}, []stored{interloper})
+		}
+		for q.len() > 0 {
+			pop()
+		}
+		if !slices.Equal(got, []int{1, 2, 3, 4, 5}) {
+			t.Errorf("%s: popped %v, want [1 2 3 4 5]", way, got)
+		}
 	}
 }
