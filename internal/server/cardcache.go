@@ -236,7 +236,7 @@ const (
 // response with its own Content-Encoding through.
 func writeGzipHTML(w http.ResponseWriter, r *http.Request, status int, gz []byte) {
 	h := w.Header()
-	h["Content-Encoding"] = gzipValue // shared, as in securityHeaders
+	h["Content-Encoding"] = gzipValue // shared, as in frame
 	h.Add("Vary", "Accept-Encoding")
 	sendPage(w, r, status, gz) // coalesce.go: in one write
 }

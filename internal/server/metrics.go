@@ -2,30 +2,16 @@ package server
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/go-chi/chi/v5/middleware"
 )
 
 // MetricsHandler serves this server's Prometheus series (for the separate metrics listener).
 func (s *Server) MetricsHandler() http.Handler { return s.metrics.handler() }
 
-// instrument counts and times every request by its route pattern, never by the raw path, so
-// the number of series stays bounded and no token in a path reaches the metrics.
-func (s *Server) instrument(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		ww, ok := w.(middleware.WrapResponseWriter)
-		if !ok {
-			ww = middleware.NewWrapResponseWriter(w, r.ProtoMajor)
-		}
-		next.ServeHTTP(ww, r)
-		s.metrics.observeRequest(routeLabel(r), methodLabel(r.Method), ww.Status(), time.Since(start))
-	})
-}
-
-// routeLabel is the matched route pattern: a closed set, fixed when the router is built.
+// routeLabel is the matched route pattern: a closed set, fixed when the router is built. The
+// metrics count requests by it, never by the raw path, so the number of series stays bounded
+// and no token in a path reaches them.
 func routeLabel(r *http.Request) string {
 	if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
 		return rc.RoutePattern()

@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -19,6 +20,22 @@ type appMetrics struct {
 	answers    prometheus.Counter
 	mocks      *prometheus.CounterVec
 	simSeconds prometheus.Histogram
+
+	// series keeps each request series once looked up: WithLabelValues hashes the labels on
+	// every call. Keys are bounded (routes x methods x codes). A typed map, as a sync.Map would
+	// box each key to look it up.
+	seriesMu sync.RWMutex
+	series   map[requestKey]reqSeries
+}
+
+type requestKey struct {
+	route, method string
+	code          int
+}
+
+type reqSeries struct {
+	count    prometheus.Counter
+	duration prometheus.Observer
 }
 
 // reloadCounter is what a reloadable deck reports for the reload counters.
@@ -91,8 +108,21 @@ func (m *appMetrics) MockFinished() { m.mocks.WithLabelValues("finished").Inc() 
 func (m *appMetrics) SimulationRan(d time.Duration) { m.simSeconds.Observe(d.Seconds()) }
 
 func (m *appMetrics) observeRequest(route, method string, status int, d time.Duration) {
-	m.requests.WithLabelValues(route, method, strconv.Itoa(statusLabel(status))).Inc()
-	m.duration.WithLabelValues(route, method).Observe(d.Seconds())
+	k := requestKey{route, method, statusLabel(status)}
+	m.seriesMu.RLock()
+	rs, ok := m.series[k]
+	m.seriesMu.RUnlock()
+	if !ok {
+		rs = reqSeries{m.requests.WithLabelValues(route, method, strconv.Itoa(k.code)), m.duration.WithLabelValues(route, method)}
+		m.seriesMu.Lock()
+		if m.series == nil {
+			m.series = map[requestKey]reqSeries{}
+		}
+		m.series[k] = rs
+		m.seriesMu.Unlock()
+	}
+	rs.count.Inc()
+	rs.duration.Observe(d.Seconds())
 }
 
 func (m *appMetrics) handler() http.Handler {

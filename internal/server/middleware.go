@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,8 +10,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-
-	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/store"
@@ -28,40 +27,14 @@ func userFrom(ctx context.Context) *store.User {
 	return u
 }
 
-// recoverer turns a panic into a plain 500 page and a log line; no stack trace reaches the user.
-func (s *Server) recoverer(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		defer func() {
-			if v := recover(); v != nil {
-				if v == http.ErrAbortHandler {
-					panic(v)
-				}
-				s.fail(w, r, fmt.Errorf("panic: %v", v))
-			}
-		}()
-		next.ServeHTTP(w, r)
-	})
-}
-
-// logRequests writes one slog line per request, naming the route pattern and a path with any
-// one-time token redacted (invite.go), and never the query string or headers (cookies).
-func (s *Server) logRequests(next http.Handler) http.Handler {
+// frame is the outer layer of every request, in one wrapper rather than four: the security
+// headers go on first, a panic becomes a plain 500 page (no stack trace reaches the user), and
+// once the handler is done one slog line and the request metrics record it. The log line names
+// the route pattern and a path with any one-time token redacted (invite.go), never the query
+// string or headers (cookies).
+func (s *Server) frame(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
-		next.ServeHTTP(ww, r)
-		route := routeLabel(r)
-		s.log.LogAttrs(r.Context(), levelFor(ww.Status()), "request",
-			methodAttr(r.Method), slog.String("route", route), slog.String("path", cut(redactedPath(r), maxLoggedPath)),
-			slog.Int("status", ww.Status()), slog.Int("bytes", ww.BytesWritten()),
-			slog.Duration("took", time.Since(start)))
-	})
-}
-
-// securityHeaders sets the headers every response carries. The CSP allows no inline script and
-// nothing from other origins.
-func securityHeaders(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		// The value slices are shared by every response, rather than allocated per request:
 		// Set and Add replace or grow a header's slice, they never write into it.
@@ -69,9 +42,57 @@ func securityHeaders(next http.Handler) http.Handler {
 		h["X-Content-Type-Options"] = nosniffValue
 		h["Referrer-Policy"] = sameOriginValue
 		h["X-Frame-Options"] = denyValue
-		next.ServeHTTP(w, r)
+		rw := &statusWriter{ResponseWriter: w}
+		s.serveRecovering(rw, r, next)
+		took, route := time.Since(start), routeLabel(r)
+		s.log.LogAttrs(r.Context(), levelFor(rw.code()), "request",
+			methodAttr(r.Method), slog.String("route", route), slog.String("path", cut(redactedPath(r), maxLoggedPath)),
+			slog.Int("status", rw.code()), slog.Int("bytes", rw.bytes), slog.Duration("took", took))
+		s.metrics.observeRequest(route, methodLabel(r.Method), rw.code(), took)
 	})
 }
+
+// serveRecovering runs next, turning a panic into a 500 page and a log line.
+func (s *Server) serveRecovering(w *statusWriter, r *http.Request, next http.Handler) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.fail(w, r, fmt.Errorf("panic: %v", v))
+		}
+	}()
+	next.ServeHTTP(w, r)
+}
+
+// statusWriter records the status and body bytes of a response for the log and the metrics.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 && code >= 200 { // informational headers (1xx) are not the response's status
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(p)
+	w.bytes += n
+	return n, err
+}
+
+// code is the status sent, 200 for a handler that wrote nothing.
+func (w *statusWriter) code() int { return cmp.Or(w.status, http.StatusOK) }
+
+// Unwrap lets http.ResponseController reach the connection's writer (Flush, deadlines).
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 var (
 	cspValue        = []string{"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"}

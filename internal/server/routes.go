@@ -31,8 +31,8 @@ func (s *Server) Handler() http.Handler {
 // router builds the chi router itself (the authorization matrix test walks its routes).
 func (s *Server) router() chi.Router {
 	r := chi.NewRouter()
-	r.Use(s.recoverer, s.logRequests, s.instrument, securityHeaders, limitBody(maxBody))
-	r.Use(middleware.GetHead) // HEAD answers as GET without the body (monitors, curl -I)
+	r.Use(s.frame, limitBody(maxBody)) // middleware.go
+	r.Use(middleware.GetHead)          // HEAD answers as GET without the body (monitors, curl -I)
 	// compress.go: gzip for what is not already compressed
 	r.Use(compress(5, "text/html", "text/css", "text/javascript", "application/json", "image/svg+xml"))
 	r.NotFound(s.notFound)

@@ -143,7 +143,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, c te
 
 func writeHTML(w http.ResponseWriter, status int, b []byte) {
 	h := w.Header()
-	h["Content-Type"] = htmlTypeValue // shared, as in securityHeaders
+	h["Content-Type"] = htmlTypeValue // shared, as in frame
 	// A known length saves the chunked encoding's closing write: one syscall fewer per page.
 	// The compression middleware drops it again when it compresses the body itself.
 	h.Set("Content-Length", strconv.Itoa(len(b)))
