@@ -70,7 +70,7 @@ type classic struct {
 	// spareRevoked is the last finished round's revoked pairs, emptied, for the next round.
 	spareRevoked []memberItems
 	blockAt      []int64 // startRebalance's scratch
-	blockAct     []stored
+	blockAct     []act
 	spareLists   [][][]int32 // stickyRound's outer lists, back from syncDone
 	ownedBuf     [][]int32   // stickyRound's scratch
 	keysBuf      []int32

@@ -110,8 +110,8 @@ func Run(ctx context.Context, sc Scenario, lim Limits) (res *Result, err error) 
 			break // nothing reads the agenda after the run
 		}
 		s.now = at
-		if a.fn != nil {
-			a.fn()
+		if a.fn != 0 {
+			s.q.take(a)()
 		} else {
 			s.group.fire(a)
 		}
@@ -208,5 +208,5 @@ func (s *sim) at(t int64, fn func()) { s.q.push(max(t, s.now), s.q.closure(fn)) 
 func (s *sim) after(d int64, fn func()) { s.q.pushAfter(d, max(s.now+d, s.now), s.q.closure(fn)) }
 
 // atAct and afterAct are at and after for a typed act.
-func (s *sim) atAct(t int64, a stored)    { s.q.push(max(t, s.now), a) }
-func (s *sim) afterAct(d int64, a stored) { s.q.pushAfter(d, max(s.now+d, s.now), a) }
+func (s *sim) atAct(t int64, a act)    { s.q.push(max(t, s.now), a) }
+func (s *sim) afterAct(d int64, a act) { s.q.pushAfter(d, max(s.now+d, s.now), a) }

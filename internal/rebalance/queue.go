@@ -24,26 +24,19 @@ var none = key{math.MaxInt64, math.MaxUint64}
 // event is a heap entry.
 type event struct {
 	key
-	a stored
+	a act
 }
 
 // act is what an event does: a closure, or, for the events every round schedules once per
 // member, a kind the protocol runs (groupProtocol.fire) with its arguments, which allocates
-// nothing.
+// nothing. A closure is kept by its slot in queue.fns (plus one; 0 for a typed act), so the
+// heap and the lanes hold no pointers: the collector never scans them and storing an event
+// needs no write barrier.
 type act struct {
-	fn   func() // nil for a typed act
-	m    int32  // the member's index
-	a, b int32  // the kind's arguments
+	fn   int32
+	m    int32 // the member's index
+	a, b int32 // the kind's arguments
 	kind actKind
-}
-
-// stored is an act as the agenda keeps it: a closure by its slot in queue.fns (plus one; 0
-// for a typed act). The heap and the lanes then hold no pointers: the collector never scans
-// them and storing an event needs no write barrier.
-type stored struct {
-	fn      int32
-	m, a, b int32
-	kind    actKind
 }
 
 // actKind names a typed act; each protocol defines its own.
@@ -94,39 +87,31 @@ type lane struct {
 
 type laneEvent struct {
 	key
-	a stored
+	a act
 }
 
 const arity = 4
 
 func (q *queue) len() int { return q.n }
 
-// closure is fn as the agenda stores it: in a free slot of fns.
-func (q *queue) closure(fn func()) stored {
+// closure is the act that calls fn, kept in a free slot of fns.
+func (q *queue) closure(fn func()) act {
 	if n := len(q.free); n > 0 {
 		x := q.free[n-1]
 		q.free = q.free[:n-1]
 		q.fns[x] = fn
-		return stored{fn: x + 1}
+		return act{fn: x + 1}
 	}
 	q.fns = append(q.fns, fn)
-	return stored{fn: int32(len(q.fns))}
+	return act{fn: int32(len(q.fns))}
 }
 
-// typed is a typed act as the agenda stores it.
-func typed(k actKind, m, a, b int32) stored { return stored{m: m, a: a, b: b, kind: k} }
+// typed is a typed act.
+func typed(k actKind, m, a, b int32) act { return act{m: m, a: a, b: b, kind: k} }
 
-// load is the act st stands for; its closure's slot is freed.
-func (q *queue) load(st stored) act {
-	a := act{m: st.m, a: st.a, b: st.b, kind: st.kind}
-	if st.fn != 0 {
-		a.fn = q.unslot(st.fn - 1)
-	}
-	return a
-}
-
-// unslot takes the closure out of slot x.
-func (q *queue) unslot(x int32) func() {
+// take returns a popped closure act's function and frees its slot.
+func (q *queue) take(a act) func() {
+	x := a.fn - 1
 	fn := q.fns[x]
 	q.fns[x] = nil // what it refers to is not kept alive by the agenda
 	q.free = append(q.free, x)
@@ -134,7 +119,7 @@ func (q *queue) unslot(x int32) func() {
 }
 
 // push schedules a at time at.
-func (q *queue) push(at int64, a stored) {
+func (q *queue) push(at int64, a act) {
 	q.seq++
 	q.n++
 	k := key{at, q.seq}
@@ -147,7 +132,7 @@ func (q *queue) push(at int64, a stored) {
 
 // pushAfter schedules a at time at, which is d after the current time: at never decreases
 // from one call with this d to the next.
-func (q *queue) pushAfter(d, at int64, a stored) {
+func (q *queue) pushAfter(d, at int64, a act) {
 	q.seq++
 	q.n++
 	x := q.lastX - 1
@@ -195,7 +180,7 @@ func (q *queue) newLane(l lane) int32 {
 // current time, except that the block's sequence numbers are handed out in (time, k) order.
 // They are consecutive either way, so every pop order is the same, and the block becomes a
 // sorted lane instead of len(ats) heap entries.
-func (q *queue) pushBlock(ats []int64, acts []stored) {
+func (q *queue) pushBlock(ats []int64, acts []act) {
 	if len(ats) == 0 {
 		return
 	}
@@ -271,25 +256,20 @@ func (q *queue) down(i int, e event) {
 	h[i] = e
 }
 
-// pop removes the earliest event and returns its time and act; the queue must not be empty.
+// pop removes the earliest event and returns its time and act (a closure's is q.take(a));
+// the queue must not be empty.
 func (q *queue) pop() (int64, act) {
 	q.n--
 	if !q.fast && (len(q.lh) == 0 || len(q.h) > 0 && q.h[0].before(q.head[q.lh[0]])) {
-		e := q.h[0]
-		n := len(q.h) - 1
-		last := q.h[n]
-		q.h = q.h[:n]
-		if n > 0 {
-			q.down(0, last)
-		}
-		return e.at, q.load(e.a)
+		return q.popHeap()
 	}
 	x := q.lh[0]
 	l := &q.lanes[x]
-	at := l.ev[l.head].at
-	a := q.load(l.ev[l.head].a)
-	if l.head++; l.head < len(l.ev) {
-		k := l.ev[l.head].key
+	ev, h := l.ev, l.head
+	at, a := ev[h].at, ev[h].a
+	if h++; h < len(ev) {
+		l.head = h
+		k := ev[h].key
 		q.head[x] = k
 		if q.fast && k.before(q.bound) {
 			return at, a
@@ -298,8 +278,27 @@ func (q *queue) pop() (int64, act) {
 		q.setBound()
 		return at, a
 	}
+	q.drained(x)
+	return at, a
+}
+
+// popHeap is pop of the heap's top.
+func (q *queue) popHeap() (int64, act) {
+	e := q.h[0]
+	n := len(q.h) - 1
+	last := q.h[n]
+	q.h = q.h[:n]
+	if n > 0 {
+		q.down(0, last)
+	}
+	return e.at, e.a
+}
+
+// drained takes lane x, whose last event was popped, out of the lane heap, emptied; a block's
+// slot serves a later block.
+func (q *queue) drained(x int32) {
 	q.fast = false
-	// Drained: the lane leaves the lane heap, emptied; a block's slot serves a later block.
+	l := &q.lanes[x]
 	l.ev, l.head = l.ev[:0], 0
 	last := len(q.lh) - 1
 	q.lh[0] = q.lh[last]
@@ -310,7 +309,6 @@ func (q *queue) pop() (int64, act) {
 	if l.block {
 		q.spare = append(q.spare, x)
 	}
-	return at, a
 }
 
 // setBound sets bound to the least of the heap's top and the heads of the lanes after the

@@ -19,7 +19,7 @@ func TestQueuePopsInTimeThenScheduleOrder(t *testing.T) {
 	id := 0
 	check := func() {
 		at, a := q.pop()
-		a.fn() // sets popped to the event's id
+		q.take(a)() // sets popped to the event's id
 		got := popped
 		w := model[0]
 		model = model[1:]
@@ -76,7 +76,7 @@ func checkLanes(t *testing.T, seed uint64, delays []int64, heapEvery, heapSpan, 
 	for step := 0; step < 50000; step++ {
 		if len(model) > 0 && r.IntN(2) == 0 {
 			at, a := q.pop()
-			a.fn()
+			q.take(a)()
 			w := model[0]
 			model = model[1:]
 			if at != w.at || popped != w.id {
@@ -89,7 +89,7 @@ func checkLanes(t *testing.T, seed uint64, delays []int64, heapEvery, heapSpan, 
 			// A block: as if each were pushed in turn, with many tied times; now and then
 			// one spanning more than 2^31 ms, which pushBlock sorts another way.
 			var ats []int64
-			var fns []stored
+			var fns []act
 			far := r.IntN(4) == 0
 			for k := range r.IntN(30) {
 				n, at := id+k, now+int64(r.IntN(blockSpan))
@@ -123,7 +123,7 @@ func checkLanes(t *testing.T, seed uint64, delays []int64, heapEvery, heapSpan, 
 	}
 	for len(model) > 0 {
 		at, a := q.pop()
-		a.fn()
+		q.take(a)()
 		if w := model[0]; at != w.at || popped != w.id {
 			t.Fatalf("drain: pop = (%d, #%d), want (%d, #%d)", at, popped, w.at, w.id)
 		}
@@ -145,7 +145,7 @@ func TestQueueRunOfOneLaneYieldsToEarlierPushes(t *testing.T) {
 		push(50, 60, 5) // another lane, far ahead: the bound of lane 10's run
 		pop := func() {
 			_, a := q.pop()
-			a.fn()
+			q.take(a)()
 		}
 		pop() // 1, at 10
 		pop() // 2, at 12: the run goes on
@@ -156,7 +156,7 @@ func TestQueueRunOfOneLaneYieldsToEarlierPushes(t *testing.T) {
 		case "lane":
 			q.pushAfter(1, 13, interloper)
 		case "block":
-			q.pushBlock([]int64{13}, []stored{interloper})
+			q.pushBlock([]int64{13}, []act{interloper})
 		}
 		for q.len() > 0 {
 			pop()
