@@ -76,6 +76,17 @@ func (f *figureCache) entry(d *deck.Deck, key string) (cacheEntry, bool) {
 	return e, ok
 }
 
+// entryBytes is entry for a key built in a buffer: the map lookup converts it without a copy.
+func (f *figureCache) entryBytes(d *deck.Deck, key []byte) (cacheEntry, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.deck != d {
+		return cacheEntry{}, false
+	}
+	e, ok := f.m[string(key)]
+	return e, ok
+}
+
 func (f *figureCache) store(d *deck.Deck, key string, e cacheEntry) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

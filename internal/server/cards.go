@@ -178,9 +178,11 @@ func (s *Server) card(w http.ResponseWriter, r *http.Request) {
 			p.Notice = "Saved. Study progress on this card is kept."
 		}
 		// userpage.go: the same inputs render the same page
-		key := userCardPageKey(userFrom(r.Context()).ID, p, v, prog, canEdit)
+		kb := getKeyBuffer()
+		defer putKeyBuffer(kb)
+		*kb = appendUserCardPageKey(*kb, userFrom(r.Context()).ID, p, v, prog, canEdit)
 		if acceptsGzip(r) {
-			if e, ok := s.userPages.entry(d, key); ok && e.gz != nil {
+			if e, ok := s.userPages.entryBytes(d, *kb); ok && e.gz != nil {
 				writeGzipHTML(w, r, http.StatusOK, e.gz)
 				return
 			}
@@ -188,7 +190,7 @@ func (s *Server) card(w http.ResponseWriter, r *http.Request) {
 		v.Body = s.cardBody(r, d, c, v.Depth, true) // cardcache.go: kept compressed
 		if gz, _ := s.renderSpliced(w, r, http.StatusOK, views.Card(p, v), keepBytes); gz != nil {
 			if fromDeck(d, c) {
-				s.userPages.store(d, key, cacheEntry{gz: gz})
+				s.userPages.store(d, string(*kb), cacheEntry{gz: gz})
 			}
 		}
 		return

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"errors"
 	"net/http"
 	"net/url"
@@ -202,10 +203,13 @@ func (s *Server) renderStudy(w http.ResponseWriter, r *http.Request, v views.Stu
 	p.CSS = append(p.CSS, s.assets.URL("study.css"), s.assets.URL("voice.css"))
 	d := s.deck()
 	// userpage.go: the page is kept as a template whose holes take the moment it is shown
-	key := userStudyPageKey(userFrom(r.Context()).ID, p, v)
-	shown := []byte(strconv.FormatInt(v.ShownAt, 10))
+	kb := getKeyBuffer()
+	defer putKeyBuffer(kb)
+	*kb = appendUserStudyPageKey(*kb, userFrom(r.Context()).ID, p, v)
+	var digits [20]byte
+	shown := strconv.AppendInt(digits[:0], v.ShownAt, 10)
 	if acceptsGzip(r) {
-		if e, ok := s.userPages.entry(d, key); ok && e.tmpl != nil {
+		if e, ok := s.userPages.entryBytes(d, *kb); ok && e.tmpl != nil {
 			buf := templ.GetBuffer()
 			defer templ.ReleaseBuffer(buf)
 			if e.tmpl.Replay(buf, e.hole, shown) {
@@ -219,7 +223,7 @@ func (s *Server) renderStudy(w http.ResponseWriter, r *http.Request, v views.Stu
 	}
 	_, tmpl := s.renderSpliced(w, r, http.StatusOK, views.Study(p, v), keepTemplate)
 	if tmpl != nil && (v.Card == nil || fromDeck(d, v.Card)) {
-		s.userPages.store(d, key, cacheEntry{tmpl: tmpl, hole: shown})
+		s.userPages.store(d, string(*kb), cacheEntry{tmpl: tmpl, hole: bytes.Clone(shown)})
 	}
 }
 

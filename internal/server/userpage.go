@@ -2,6 +2,7 @@ package server
 
 import (
 	"strconv"
+	"sync"
 
 	"github.com/rehearse/rehearse/internal/views"
 )
@@ -14,9 +15,10 @@ import (
 // while nothing in it changes.
 // A new input must go into the key: TestUserCardPageKeyCoversEveryInput fails until it does.
 
-// userCardPageKey is the cache key of a signed-in card page's gzip form.
-func userCardPageKey(userID int64, p views.Page, v views.CardPage, pv views.ProgressView, canEdit bool) string {
-	k := keyBuilder{b: make([]byte, 0, 512)}
+// appendUserCardPageKey appends the cache key of a signed-in card page's gzip form to dst.
+// Handlers build keys in a pooled buffer (keyBuffer) and look them up without a copy.
+func appendUserCardPageKey(dst []byte, userID int64, p views.Page, v views.CardPage, pv views.ProgressView, canEdit bool) []byte {
+	k := keyBuilder{b: dst}
 	k.str("user-card-page")
 	k.num(userID)
 	k.page(p)
@@ -53,13 +55,14 @@ func userCardPageKey(userID int64, p views.Page, v views.CardPage, pv views.Prog
 		k.str(rec.Status)
 	}
 	k.str(pv.Next)
-	return string(k.b)
+	return k.b
 }
 
-// userStudyPageKey is the cache key of a study page's gzip template: everything it is rendered
-// from but the moment the question was shown, which fills the template's holes (gzpage).
-func userStudyPageKey(userID int64, p views.Page, v views.StudyPage) string {
-	k := keyBuilder{b: make([]byte, 0, 512)}
+// appendUserStudyPageKey appends the cache key of a study page's gzip template to dst:
+// everything it is rendered from but the moment the question was shown, which fills the
+// template's holes (gzpage).
+func appendUserStudyPageKey(dst []byte, userID int64, p views.Page, v views.StudyPage) []byte {
+	k := keyBuilder{b: dst}
 	k.str("user-study-page")
 	k.num(userID)
 	k.page(p)
@@ -85,7 +88,20 @@ func userStudyPageKey(userID int64, p views.Page, v views.StudyPage) string {
 	k.num(int64(v.Reps))
 	k.str(v.NextDue)
 	k.str(v.UndoQuestion)
-	return string(k.b)
+	return k.b
+}
+
+// keyBuffers lends handlers the buffer a page key is built in: a key is about 1 KB, and only a
+// page that goes into the cache needs it as a string.
+var keyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+func getKeyBuffer() *[]byte { return keyBuffers.Get().(*[]byte) }
+
+func putKeyBuffer(b *[]byte) {
+	if cap(*b) <= 16<<10 {
+		*b = (*b)[:0]
+		keyBuffers.Put(b)
+	}
 }
 
 // keyBuilder spells values out unambiguously: each string behind its length.

@@ -35,14 +35,16 @@ func TestUserCardPageKeyCoversEveryInput(t *testing.T) {
 		fill(reflect.ValueOf(&in.pv.Recordings[0]).Elem(), 1)
 		return in
 	}
-	key := func(in input) string { return userCardPageKey(in.user, in.p, in.v, in.pv, in.canEdit) }
+	key := func(in input) string {
+		return string(appendUserCardPageKey(nil, in.user, in.p, in.v, in.pv, in.canEdit))
+	}
 	want := key(base())
 	seen := map[string]string{want: "base"}
 	check := func(name string, in input) {
 		t.Helper()
 		k := key(in)
 		if prev, ok := seen[k]; ok {
-			t.Errorf("changing %s gives the key of %s: it is not in userCardPageKey", name, prev)
+			t.Errorf("changing %s gives the key of %s: it is not in appendUserCardPageKey", name, prev)
 		}
 		seen[k] = name
 	}
@@ -107,7 +109,7 @@ func TestUserCardPageKeyCoversEveryInput(t *testing.T) {
 		fields = append(fields, reflect.TypeFor[views.CardPage]().Field(i).Name)
 	}
 	if known := []string{"Card", "TopicSlug", "Depth", "Progress", "Simulation", "Actions", "Body"}; !slices.Equal(fields, known) {
-		t.Errorf("views.CardPage has fields %v, the key knows %v: add the new one to userCardPageKey", fields, known)
+		t.Errorf("views.CardPage has fields %v, the key knows %v: add the new one to appendUserCardPageKey", fields, known)
 	}
 }
 
@@ -156,12 +158,12 @@ func TestUserStudyPageKeyCoversEveryInput(t *testing.T) {
 		return p, v
 	}
 	p, v := base()
-	seen := map[string]string{userStudyPageKey(1, p, v): "base"}
+	seen := map[string]string{studyKey(1, p, v): "base"}
 	check := func(name string, p views.Page, v views.StudyPage) {
 		t.Helper()
-		k := userStudyPageKey(1, p, v)
+		k := studyKey(1, p, v)
 		if prev, ok := seen[k]; ok {
-			t.Errorf("changing %s gives the key of %s: it is not in userStudyPageKey", name, prev)
+			t.Errorf("changing %s gives the key of %s: it is not in appendUserStudyPageKey", name, prev)
 		}
 		seen[k] = name
 	}
@@ -194,10 +196,14 @@ func TestUserStudyPageKeyCoversEveryInput(t *testing.T) {
 	p, v = base()
 	p0, v0 := base()
 	v.ShownAt++
-	if userStudyPageKey(1, p, v) != userStudyPageKey(1, p0, v0) {
+	if studyKey(1, p, v) != studyKey(1, p0, v0) {
 		t.Error("the moment shown is in the key: every request would miss")
 	}
-	if userStudyPageKey(2, p, v) == userStudyPageKey(1, p, v) {
+	if studyKey(2, p, v) == studyKey(1, p, v) {
 		t.Error("two users share a key")
 	}
+}
+
+func studyKey(userID int64, p views.Page, v views.StudyPage) string {
+	return string(appendUserStudyPageKey(nil, userID, p, v))
 }
