@@ -29,7 +29,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		now := s.now()
-		q, err := s.queueFor(r, u, d.Cards, states, now) // study.go
+		q, err := s.queueFor(readCtx(r), u, d.Cards, states, now) // study.go
 		if err != nil {
 			s.fail(w, r, err)
 			return
@@ -140,7 +140,7 @@ func (s *Server) card(w http.ResponseWriter, r *http.Request) {
 	if u := userFrom(r.Context()); u != nil {
 		v.Depth = u.Settings.DefaultDepth
 	}
-	if d := r.URL.Query().Get("depth"); d == "basics" || d == "solid" || d == "deeper" {
+	if d := queryValues(r).Get("depth"); d == "basics" || d == "solid" || d == "deeper" {
 		v.Depth = d
 	}
 	anonymous := userFrom(r.Context()) == nil
@@ -174,7 +174,7 @@ func (s *Server) card(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		v.Actions = views.CardActions(c.ID, canEdit)
-		if r.URL.Query().Get("saved") == "1" {
+		if queryValues(r).Get("saved") == "1" {
 			p.Notice = "Saved. Study progress on this card is kept."
 		}
 		// userpage.go: the same inputs render the same page

@@ -117,6 +117,10 @@ func limitBody(n int64) func(http.Handler) http.Handler {
 				http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
 				return
 			}
+			if r.Body == nil || r.Body == http.NoBody { // nothing to cap: most GETs
+				next.ServeHTTP(w, r)
+				return
+			}
 			r.Body = http.MaxBytesReader(w, r.Body, n)
 			if r.Method == http.MethodPost && strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
 				if err := r.ParseForm(); err != nil {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -129,6 +130,23 @@ func (s *Server) page(r *http.Request, title string, scripts ...string) views.Pa
 // a context that can be cancelled, modernc/sqlite starts a goroutine per statement to interrupt
 // it, which cost a third of the CPU of these sub-millisecond queries. They finish anyway.
 func readCtx(r *http.Request) context.Context { return context.WithoutCancel(r.Context()) }
+
+// queryValues is r.URL.Query(), without making a map for a request that has no query.
+func queryValues(r *http.Request) url.Values {
+	if r.URL.RawQuery == "" {
+		return nil
+	}
+	return r.URL.Query()
+}
+
+// formValue is r.FormValue, without parsing (two maps) a request that has neither a query
+// nor a body: a plain GET.
+func formValue(r *http.Request, key string) string {
+	if r.URL.RawQuery == "" && (r.Body == nil || r.Body == http.NoBody) {
+		return ""
+	}
+	return r.FormValue(key)
+}
 
 // render writes a component with a status code, buffering so a failed render never sends half a page.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -78,14 +79,14 @@ func scheduler(u *store.User) srs.Scheduler {
 // studyScope resolves ?topic= or ?tag= (query or form) to the cards to study, in deck order.
 func (s *Server) studyScope(r *http.Request) ([]*deck.Card, views.StudyFilter, error) {
 	d := s.deck()
-	if slug := r.FormValue("topic"); slug != "" {
+	if slug := formValue(r, "topic"); slug != "" {
 		t, ok := d.TopicBySlug(slug)
 		if !ok {
 			return nil, views.StudyFilter{}, errStatus(http.StatusNotFound, "There is no topic called “"+slug+"”.")
 		}
 		return t.Cards, views.StudyFilter{Topic: slug, Label: t.Name}, nil
 	}
-	if tag := r.FormValue("tag"); tag != "" {
+	if tag := formValue(r, "tag"); tag != "" {
 		var cards []*deck.Card
 		for _, c := range d.Cards {
 			if slices.Contains(c.Tags, tag) {
@@ -119,10 +120,10 @@ func studyURL(f views.StudyFilter, extra url.Values) string {
 }
 
 // queueFor builds the user's queue over cards at now.
-func (s *Server) queueFor(r *http.Request, u *store.User, cards []*deck.Card, states map[string]srs.Card, now time.Time) (study.Queue, error) {
+func (s *Server) queueFor(ctx context.Context, u *store.User, cards []*deck.Card, states map[string]srs.Card, now time.Time) (study.Queue, error) {
 	loc := userLocation(u)
 	today := study.DayStart(study.Day(now, loc), loc)
-	newToday, err := s.db.NewIntroducedSince(readCtx(r), u.ID, today)
+	newToday, err := s.db.NewIntroducedSince(ctx, u.ID, today)
 	if err != nil {
 		return study.Queue{}, err
 	}
@@ -136,7 +137,7 @@ func (s *Server) study(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	q := r.URL.Query()
+	q := queryValues(r)
 	s.showStudy(w, r, cards, filter, q.Get("card"), q.Get("reveal") == "1", q.Get("shown_at"))
 }
 
@@ -150,7 +151,7 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 		s.fail(w, r, err)
 		return
 	}
-	q, err := s.queueFor(r, u, cards, states, now)
+	q, err := s.queueFor(ctx, u, cards, states, now)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -62,7 +62,7 @@ func BuildQueue(in QueueInput) Queue {
 	newLeft := max(in.NewLimit-in.NewToday, 0)
 	if len(in.States) == 0 { // nothing studied yet: every card is new, and the loop below finds only that
 		if n := min(newLeft, len(in.Cards)); n > 0 {
-			q.New = slices.Clone(in.Cards[:n])
+			q.New = in.Cards[:n:n] // shared, read-only like the rest of the queue; appending copies
 		} else if len(in.Cards) > 0 && in.NewLimit > 0 {
 			q.NextAt = end // tomorrow's allowance
 		}
