@@ -74,6 +74,8 @@ type classic struct {
 	spareLists   [][][]int32 // stickyRound's outer lists, back from syncDone
 	ownedBuf     [][]int32   // stickyRound's scratch
 	keysBuf      []int32
+	wsBuf        [2][]*entry // byName's lists, in turn
+	wsTurn       int
 	from         []int32 // see stickyRound
 	given        []int32
 

@@ -33,7 +33,8 @@ func (c *classic) completeJoin(live []*entry) {
 	var newA map[*entry][]int32 // made by the branch that fills it
 	var lists [][]int32         // newA by position in ws, which syncDone reads
 	var addL [][]int32          // what each member starts, by position; nil: its whole list
-	revoke := map[*entry][]int32{}
+	var revoke map[*entry][]int32
+	var revL [][]int32 // revoke by position, nil when nothing is revoked
 	var parked []int32
 	viewDone := false // c.assign already reflects newA
 	pooled := false   // lists and addL come from stickyRound's pool
@@ -43,7 +44,7 @@ func (c *classic) completeJoin(live []*entry) {
 		newA, revoke, parked = c.connectIncremental(ws)
 	case c.assignor == asSticky || c.assignor == asCoopSticky:
 		// Eager sticky rebuilds the coordinator's view itself, cooperative updates it.
-		lists, revoke, addL = c.stickyRound(ws)
+		lists, revL, addL = c.stickyRound(ws)
 		viewDone, pooled = true, true
 	case c.eager && s.kind == kindConsumer && c.assignor == asRange && len(s.groups) == 1:
 		// Eager range over one topic: each member's share is a run of the topic's partitions,
@@ -97,6 +98,7 @@ func (c *classic) completeJoin(live []*entry) {
 			}
 		}
 		c.viewFrom = nil // rebuilt in full below
+		revoke = map[*entry][]int32{}
 		ids := make([]int32, len(ws))
 		for i, e := range ws {
 			ids[i] = e.id
@@ -142,18 +144,22 @@ func (c *classic) completeJoin(live []*entry) {
 	if lists == nil {
 		lists = byPosition(ws, newA)
 	}
-	var revL [][]int32 // nil when nothing is revoked
+	revoking := revL != nil // stickyRound makes it with the first item revoked
+	for _, rv := range revoke {
+		revoking = revoking || len(rv) > 0
+	}
 	if len(revoke) > 0 {
 		revL = byPosition(ws, revoke)
 	}
 	s.after(2*s.cfg.rpc, func() {
-		c.syncDone(ws, lists, addL, revL, revoke, parked, cur, gen)
+		c.syncDone(ws, lists, addL, revL, revoking, parked, cur, gen)
 		if pooled {
 			// Nothing keeps the outer lists (syncDone took the inner ones): the next rounds
 			// reuse them.
-			c.spareLists = append(c.spareLists, lists)
-			if addL != nil {
-				c.spareLists = append(c.spareLists, addL)
+			for _, l := range [][][]int32{lists, addL, revL} {
+				if l != nil {
+					c.spareLists = append(c.spareLists, l)
+				}
 			}
 		}
 	})
@@ -194,9 +200,15 @@ func byPosition(ws []*entry, m map[*entry][]int32) [][]int32 {
 // byName orders the live entries by member name. Ranks are positions in name order, so when no
 // two entries share a member each has a slot of its own and the order is read off the slots;
 // otherwise (a ghost beside its member's new entry) they are sorted by rank as before.
+//
+// The list is one of two kept for it in turn: a round's list is read until its SyncGroup
+// completes (and, as viewFrom, until the next round's completeJoin), and the next round's
+// completeJoin comes only after that SyncGroup, so it takes the other one.
 func (c *classic) byName(live []*entry) []*entry {
 	s := c.s
-	ws := make([]*entry, 0, len(live))
+	c.wsTurn ^= 1
+	ws := slices.Grow(c.wsBuf[c.wsTurn][:0], len(live))
+	defer func() { c.wsBuf[c.wsTurn] = ws[:0] }()
 	if len(c.slots) < len(s.members) {
 		c.slots = make([]*entry, len(s.members))
 	}
@@ -233,11 +245,12 @@ func (c *classic) byName(live []*entry) []*entry {
 
 // stickyRound runs sticky / cooperative-sticky over the members' lists, touching only what
 // moves: eager sticky starts from the previous assignment, cooperative from what members own,
-// and withholds partitions that change owner (KIP-429). adds is what each member gains now.
-// The lists are by position in ws; adds is nil for eager sticky (everything restarts).
-func (c *classic) stickyRound(ws []*entry) (lists [][]int32, revoke map[*entry][]int32, adds [][]int32) {
+// and withholds partitions that change owner (KIP-429). adds is what each member gains now,
+// revoke what each gives up (nil when none does). The lists are by position in ws; adds is nil
+// for eager sticky (everything restarts).
+func (c *classic) stickyRound(ws []*entry) (lists, revoke, adds [][]int32) {
 	s := c.s
-	lists, revoke, adds = c.takeLists(len(ws)), map[*entry][]int32{}, c.takeLists(len(ws))
+	lists, adds = c.takeLists(len(ws)), c.takeLists(len(ws))
 	// owned and keys are scratch, read only in here.
 	owned := slices.Grow(c.ownedBuf[:0], len(ws))[:len(ws)]
 	keys := slices.Grow(c.keysBuf[:0], len(ws))[:len(ws)]
@@ -284,8 +297,10 @@ func (c *classic) stickyRound(ws []*entry) (lists [][]int32, revoke map[*entry][
 		na := append(make([]int32, 0, len(keep[i])+len(add[i])), keep[i]...)
 		for _, it := range add[i] {
 			if p := from[it]; p >= 0 && c.assignor == asCoopSticky {
-				old := ws[p]
-				revoke[old] = append(revoke[old], it)
+				if revoke == nil {
+					revoke = c.takeLists(len(ws))
+				}
+				revoke[p] = append(revoke[p], it)
 				c.assign[it] = -1
 				continue
 			}
@@ -310,8 +325,9 @@ func (c *classic) stickyRound(ws []*entry) (lists [][]int32, revoke map[*entry][
 
 // syncDone: SyncGroup responses reach the members; they revoke and start what changed.
 // lists, adds and rv are by position in ws: the assignment, what each member gains (nil: start
-// the whole assignment) and what each revokes (nil: nothing); revoke is rv as a map.
-func (c *classic) syncDone(ws []*entry, lists, adds, rv [][]int32, revoke map[*entry][]int32, parked []int32, cur *pending, gen int) {
+// the whole assignment) and what each revokes (nil: nothing); revoking: some list in rv is not
+// empty.
+func (c *classic) syncDone(ws []*entry, lists, adds, rv [][]int32, revoking bool, parked []int32, cur *pending, gen int) {
 	s := c.s
 	// Past the recording cap the round keeps no item lists: spare building them (the maps
 	// too, unless two entries share a member, when the map decides which list counts).
@@ -404,7 +420,7 @@ func (c *classic) syncDone(ws []*entry, lists, adds, rv [][]int32, revoke map[*e
 		s.res.Rounds[len(s.res.Rounds)-1].Parked = nil
 	}
 	c.state = gStable
-	c.checkRound(ws, revoke, parked)
+	c.checkRound(ws, revoking, parked)
 	d := c.deferred
 	c.deferred = nil
 	for _, f := range d {
@@ -453,15 +469,9 @@ func recorded(record bool, assign map[int32][]int32) map[int32][]int32 {
 }
 
 // checkRound verifies the invariants of a finished round.
-func (c *classic) checkRound(ws []*entry, revoke map[*entry][]int32, parked []int32) {
+func (c *classic) checkRound(ws []*entry, revoking bool, parked []int32) {
 	s := c.s
-	pending := len(parked) > 0
-	for _, rv := range revoke {
-		if len(rv) > 0 {
-			pending = true
-		}
-	}
-	if pending || c.held || len(ws) == 0 {
+	if revoking || len(parked) > 0 || c.held || len(ws) == 0 {
 		return
 	}
 	n := 0

@@ -184,11 +184,16 @@ func (q *queue) pushBlock(ats []int64, acts []act) {
 	if len(ats) == 0 {
 		return
 	}
-	// Sorted by (time, k): packed into one word when the times span less than 2^31 ms, the
-	// keys being unique, any sort gives the stable sort's order.
+	// Sorted by (time, k): as they come when the times are in order (a round's notifications
+	// mostly fall at one time); otherwise packed into one word when the times span less than
+	// 2^31 ms, the keys being unique, any sort gives the stable sort's order.
 	lo, hi := slices.Min(ats), slices.Max(ats)
 	order := q.order[:0]
-	if hi-lo < 1<<31 && uint64(len(ats)) < 1<<32 {
+	if slices.IsSorted(ats) {
+		for k := range ats {
+			order = append(order, uint64(k))
+		}
+	} else if hi-lo < 1<<31 && uint64(len(ats)) < 1<<32 {
 		for k, at := range ats {
 			order = append(order, uint64(at-lo)<<32|uint64(k))
 		}
