@@ -2,6 +2,7 @@ package rebalance
 
 import (
 	"container/heap"
+	"math"
 	"slices"
 	"sort"
 )
@@ -175,21 +176,7 @@ func (s *sim) stickyLists(owned [][]int32, orphans []int32, sorted bool) (keep, 
 	}
 	s.targetBuf = target
 	if extra > 0 {
-		// The extra partitions go to the members owning most, ties in member order: keys
-		// (longest first, then index) packed in a word are unique, so any sort orders them so.
-		longest := 0
-		for _, o := range owned {
-			longest = max(longest, len(o))
-		}
-		keys := s.rankBuf[:0]
-		for i, o := range owned {
-			keys = append(keys, uint64(longest-len(o))<<32|uint64(i))
-		}
-		slices.Sort(keys)
-		for _, k := range keys[:extra] {
-			target[k&(1<<32-1)]++
-		}
-		s.rankBuf = keys
+		s.giveExtra(owned, target, extra)
 	}
 	free := append(s.freeBuf[:0], orphans...) // scratch, like the list copies below
 	defer func() { s.freeBuf = free[:0] }()
@@ -286,6 +273,50 @@ func (s *sim) stickyLists(owned [][]int32, orphans []int32, sorted bool) (keep, 
 		lo = hi
 	}
 	return
+}
+
+// giveExtra adds one to the targets of the extra members owning most, ties in member order.
+func (s *sim) giveExtra(owned [][]int32, target []int, extra int) {
+	longest, shortest := 0, math.MaxInt
+	for _, o := range owned {
+		longest, shortest = max(longest, len(o)), min(shortest, len(o))
+	}
+	if span := longest - shortest; span <= 4*len(owned)+64 {
+		// Counted by length: the longest lists below some length d all get one, and of
+		// those of length d the first ones by index.
+		cnt := slices.Grow(s.spanBuf[:0], span+1)[:span+1]
+		clear(cnt)
+		for _, o := range owned {
+			cnt[longest-len(o)]++
+		}
+		d, acc := 0, 0
+		for acc+int(cnt[d]) < extra { // extra < len(owned): some d ends it
+			acc += int(cnt[d])
+			d++
+		}
+		need := extra - acc
+		for i, o := range owned {
+			if k := longest - len(o); k < d {
+				target[i]++
+			} else if k == d && need > 0 {
+				target[i]++
+				need--
+			}
+		}
+		s.spanBuf = cnt
+		return
+	}
+	// Keys (longest first, then index) packed in a word are unique, so any sort orders
+	// them so.
+	keys := s.rankBuf[:0]
+	for i, o := range owned {
+		keys = append(keys, uint64(longest-len(o))<<32|uint64(i))
+	}
+	slices.Sort(keys)
+	for _, k := range keys[:extra] {
+		target[k&(1<<32-1)]++
+	}
+	s.rankBuf = keys
 }
 
 // keepAlternating marks up to k of its (sorted by group, part) with the returned stamp, taking

@@ -48,19 +48,21 @@ type memberItems struct {
 }
 
 type classic struct {
-	s         *sim
-	state     gstate
-	entries   []*entry
-	all       []*entry // every entry ever, by id
-	nEntries  int      // live entries
-	nJoined   int      // live entries that joined the current round
-	gen       int
-	round     int
-	delaying  bool
-	newJoiner bool
-	deferred  []func()
-	cur       *pending
-	assign    []int32 // the coordinator's view: item -> member (-1); read it through view()
+	s        *sim
+	state    gstate
+	entries  []*entry
+	all      []*entry // every entry ever, by id
+	nEntries int      // live entries
+	nJoined  int      // live entries that joined the current round
+	// removedSince: some entry was removed since live last compacted entries.
+	removedSince bool
+	gen          int
+	round        int
+	delaying     bool
+	newJoiner    bool
+	deferred     []func()
+	cur          *pending
+	assign       []int32 // the coordinator's view: item -> member (-1); read it through view()
 	// viewFrom, when set, holds the last round's lists that assign is still to be built from.
 	viewFrom  *roundLists
 	followups int // revocations whose rejoin is still to come
@@ -194,7 +196,13 @@ func (c *classic) settled() bool {
 	return c.state == gStable && c.followups == 0 && len(c.deferred) == 0 || c.state == gEmpty
 }
 
+// live is the entries not removed, c.entries compacted in place: only after a removal (forget),
+// since otherwise the compaction would write back the same list.
 func (c *classic) live() []*entry {
+	if !c.removedSince {
+		return c.entries
+	}
+	c.removedSince = false
 	out := c.entries[:0]
 	for _, e := range c.entries {
 		if !e.removed {
@@ -468,6 +476,7 @@ func (c *classic) forget(e *entry) {
 		return
 	}
 	e.removed = true
+	c.removedSince = true
 	c.nEntries--
 	if e.joined {
 		c.nJoined--

@@ -55,6 +55,7 @@ type sim struct {
 	gave            []int32   // stickyLists's last call: (item, member) pairs given up, in order
 	targetBuf       []int
 	rankBuf         []uint64
+	spanBuf         []int32 // giveExtra's
 	sortBuf         []int32 // sortAsc's
 	namesBuf        []int32 // itemsOf's
 	freeBuf, itsBuf []int32 // stickyLists's

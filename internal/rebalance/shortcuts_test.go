@@ -107,3 +107,44 @@ func TestOrphansFollowWhatChanged(t *testing.T) {
 	}
 	t.Logf("%d orphans answers checked, %d wrong", calls, wrong)
 }
+
+// TestGiveExtraByCountsMatchesSorting checks giveExtra's counting against sorting the
+// members by length (longest first), then index, and giving the first extra one more: lists
+// of close lengths (counted) and of far apart ones (sorted), many ties.
+func TestGiveExtraByCountsMatchesSorting(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var s sim
+	for trial := range 3000 {
+		n := 1 + rng.IntN(40)
+		spread := []int{2, 5, 50, 5000}[trial%4]
+		owned := make([][]int32, n)
+		total := 0
+		for i := range owned {
+			owned[i] = make([]int32, rng.IntN(spread))
+			total += len(owned[i])
+		}
+		extra := rng.IntN(n)
+		got := make([]int, n)
+		s.giveExtra(owned, got, extra)
+		order := make([]int, n)
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return len(owned[b]) - len(owned[a]) })
+		want := make([]int, n)
+		for _, i := range order[:extra] {
+			want[i] = 1
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("lengths %v, extra %d: gave %v, sorting gives %v", lens(owned), extra, got, want)
+		}
+	}
+}
+
+func lens(l [][]int32) []int {
+	out := make([]int, len(l))
+	for i, x := range l {
+		out[i] = len(x)
+	}
+	return out
+}
