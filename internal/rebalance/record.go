@@ -35,6 +35,10 @@ func (s *sim) appendSeg(it int32, sg seg) {
 		s.segStop = s.now
 		return
 	}
+	if len(l) == cap(l) && cap(l) < 8 {
+		// Most items gather several segments: skip the small sizes append would go through.
+		l = append(make([]seg, 0, 8), l...)
+	}
 	s.segs[it] = append(l, sg)
 	s.nsegs++
 	if s.lim.MaxSegments > 0 && s.nsegs+s.nmarks > s.lim.MaxSegments {
