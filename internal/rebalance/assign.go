@@ -1,7 +1,6 @@
 package rebalance
 
 import (
-	"container/heap"
 	"math"
 	"slices"
 	"sort"
@@ -254,20 +253,18 @@ func (s *sim) stickyLists(owned [][]int32, orphans []int32, sorted bool) (keep, 
 				h.idx = append(h.idx, i)
 			}
 		}
-		heap.Init(h)
+		h.init()
 		for _, it := range free[lo:hi] {
 			i := h.idx[0]
 			add[i] = append(add[i], it)
 			cnt[i*G+g]++
 			if len(keep[i])+len(add[i]) >= target[i] {
-				// heap.Pop without boxing the index: the last member takes the top's place.
+				// Popped: the last member takes the top's place.
 				last := len(h.idx) - 1
 				h.idx[0] = h.idx[last]
 				h.idx = h.idx[:last]
 			}
-			if len(h.idx) > 0 {
-				heap.Fix(h, 0)
-			}
+			h.down(0) // its count grew, or another member took its place
 		}
 		s.roomBuf = h.idx[:0]
 		lo = hi
@@ -356,27 +353,48 @@ func (s *sim) keepAlternating(its []int32, k int) uint32 {
 	return stamp
 }
 
-// roomHeap orders members with room by how many partitions of group g they hold, then index.
+// roomHeap orders members with room by how many partitions of group g they hold, then index:
+// a binary min-heap of member indices, typed (container/heap's interface calls were most of
+// the dealing). The keys are unique, so the order members come to the top in is the keys'.
 type roomHeap struct {
 	idx  []int
 	cnt  []int32
 	g, G int
 }
 
-func (h roomHeap) Len() int { return len(h.idx) }
-func (h roomHeap) Less(a, b int) bool {
-	x, y := h.cnt[h.idx[a]*h.G+h.g], h.cnt[h.idx[b]*h.G+h.g]
+// less orders members a and b.
+func (h *roomHeap) less(a, b int) bool {
+	x, y := h.cnt[a*h.G+h.g], h.cnt[b*h.G+h.g]
 	if x != y {
 		return x < y
 	}
-	return h.idx[a] < h.idx[b]
+	return a < b
 }
-func (h roomHeap) Swap(a, b int) { h.idx[a], h.idx[b] = h.idx[b], h.idx[a] }
-func (h *roomHeap) Push(x any)   { h.idx = append(h.idx, x.(int)) }
-func (h *roomHeap) Pop() any {
-	v := h.idx[len(h.idx)-1]
-	h.idx = h.idx[:len(h.idx)-1]
-	return v
+
+// init orders idx into a heap, as heap.Init does.
+func (h *roomHeap) init() {
+	for i := len(h.idx)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+// down moves the member at position i down to its place, as container/heap's down does.
+func (h *roomHeap) down(i int) {
+	idx := h.idx
+	for {
+		j := 2*i + 1
+		if j >= len(idx) {
+			return
+		}
+		if j2 := j + 1; j2 < len(idx) && h.less(idx[j2], idx[j]) {
+			j = j2
+		}
+		if !h.less(idx[j], idx[i]) {
+			return
+		}
+		idx[i], idx[j] = idx[j], idx[i]
+		i = j
+	}
 }
 
 // assignConnectEager is Connect's V0 assignment: connectors round-robin over the sorted workers,
