@@ -1,6 +1,7 @@
 package rebalance
 
 import (
+	"container/heap"
 	"context"
 	"math/rand/v2"
 	"slices"
@@ -147,4 +148,77 @@ func lens(l [][]int32) []int {
 		out[i] = len(x)
 	}
 	return out
+}
+
+// roomByInterface is roomHeap's order through container/heap, the plain form.
+type roomByInterface struct{ roomHeap }
+
+func (h *roomByInterface) Len() int { return len(h.idx) }
+func (h *roomByInterface) Less(a, b int) bool {
+	x, y := h.idx[a], h.idx[b] // fewest of group g first, then lowest index
+	if cx, cy := h.cnt[x*h.G+h.g], h.cnt[y*h.G+h.g]; cx != cy {
+		return cx < cy
+	}
+	return x < y
+}
+func (h *roomByInterface) Swap(a, b int) { h.idx[a], h.idx[b] = h.idx[b], h.idx[a] }
+func (h *roomByInterface) Push(x any)    { h.idx = append(h.idx, x.(int)) }
+func (h *roomByInterface) Pop() any {
+	v := h.idx[len(h.idx)-1]
+	h.idx = h.idx[:len(h.idx)-1]
+	return v
+}
+
+// TestRoomHeapDealsAsContainerHeap deals partitions to members with room (stickyLists's loop)
+// through roomHeap and through container/heap: the same members must get them, in order.
+func TestRoomHeapDealsAsContainerHeap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for trial := range 2000 {
+		n, G := 1+rng.IntN(30), 1+rng.IntN(3)
+		g := rng.IntN(G)
+		room := make([]int, n)
+		var members []int
+		for i := range n {
+			if room[i] = rng.IntN(4); room[i] > 0 {
+				members = append(members, i)
+			}
+		}
+		deal := func(push func(int), init func(), top func() int, pop func(), fix func(), size func() int, cnt []int32) []int {
+			for _, i := range members {
+				push(i)
+			}
+			init()
+			left := slices.Clone(room)
+			var got []int
+			for size() > 0 {
+				i := top()
+				got = append(got, i)
+				cnt[i*G+g]++
+				if left[i]--; left[i] == 0 {
+					pop()
+				}
+				fix()
+			}
+			return got
+		}
+		counts := make([]int32, n*G)
+		for k := range counts {
+			counts[k] = int32(rng.IntN(3))
+		}
+		a := &roomHeap{cnt: slices.Clone(counts), g: g, G: G}
+		got := deal(func(i int) { a.idx = append(a.idx, i) }, a.init, func() int { return a.idx[0] },
+			func() { a.idx[0] = a.idx[len(a.idx)-1]; a.idx = a.idx[:len(a.idx)-1] }, func() { a.down(0) },
+			func() int { return len(a.idx) }, a.cnt)
+		b := &roomByInterface{roomHeap{cnt: slices.Clone(counts), g: g, G: G}}
+		want := deal(func(i int) { b.idx = append(b.idx, i) }, func() { heap.Init(b) }, func() int { return b.idx[0] },
+			func() { b.idx[0] = b.idx[len(b.idx)-1]; b.idx = b.idx[:len(b.idx)-1] },
+			func() {
+				if len(b.idx) > 0 {
+					heap.Fix(b, 0)
+				}
+			}, func() int { return len(b.idx) }, b.cnt)
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d: roomHeap deals to %v, container/heap to %v", trial, got, want)
+		}
+	}
 }
