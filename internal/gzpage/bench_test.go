@@ -34,3 +34,27 @@ func benchPage(b *testing.B, memo *Memo, head, tail []byte, part *Part) {
 	}
 	b.ReportMetric(float64(out.Len()), "gz-bytes")
 }
+
+// BenchmarkReplay is a study page's template: about 5 KB of markup with the moment it was shown
+// in two holes.
+func BenchmarkReplay(b *testing.B) {
+	row := []byte(strings.Repeat(`<li class="item"><a href="/cards/x">question</a></li>`, 40))
+	var rec bytes.Buffer
+	w := NewWriter(&rec, nil)
+	w.Record()
+	w.Write(row)
+	w.WriteVolatile([]byte("1733058453123"))
+	w.Write(row)
+	w.WriteVolatile([]byte("1733058453123"))
+	w.Write(row[:200])
+	w.Close()
+	t := w.Recorded()
+	var out bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		out.Reset()
+		if !t.Replay(&out, []byte("1733058453123"), []byte("1733058459999")) {
+			b.Fatal("not replayed")
+		}
+	}
+}

@@ -15,11 +15,14 @@ type Template struct {
 	holes [][]byte // what each hole held when recorded
 }
 
-// run is consecutive fixed pieces: their compressed blocks, and the CRC and length of their markup.
+// run is consecutive fixed pieces: their compressed blocks, and the CRC and length of their
+// markup, with shift, x^(8·size), the factor that appends them to a CRC (crc.go), worked out
+// once rather than on every replay.
 type run struct {
 	deflated []byte
 	crc      uint32
 	size     int64
+	shift    uint32
 }
 
 // Record makes the writer keep what it writes as a Template, returned by Recorded after Close.
@@ -57,13 +60,14 @@ func (t *Template) Replay(out *bytes.Buffer, old, new []byte) bool {
 	w := Writer{out: out, closed: true}
 	out.Write(gzipHeader)
 	newCRC := crc32.ChecksumIEEE(new)
+	newShift := xPow8n(int64(len(new)))
 	for i, r := range t.runs {
 		out.Write(r.deflated)
-		w.crc = Combine(w.crc, r.crc, r.size)
+		w.crc = mulModP(r.shift, w.crc) ^ r.crc // Combine(w.crc, r.crc, r.size)
 		w.size += r.size
 		if i < len(t.holes) {
 			w.writeStored(new)
-			w.crc = Combine(w.crc, newCRC, int64(len(new)))
+			w.crc = mulModP(newShift, w.crc) ^ newCRC
 			w.size += int64(len(new))
 		}
 	}
@@ -114,6 +118,9 @@ func (r *recording) finish(out []byte) {
 		cur.deflated = append(cur.deflated, out[s.start:s.end]...)
 		cur.crc = Combine(cur.crc, s.crc, s.size)
 		cur.size += s.size
+	}
+	for i := range t.runs {
+		t.runs[i].shift = xPow8n(t.runs[i].size)
 	}
 	r.t = t
 }
