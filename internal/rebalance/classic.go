@@ -350,12 +350,16 @@ func (c *classic) startRebalance(why string) {
 	c.spareRevoked = nil
 	// Every member hears of it at its next heartbeat: one block of events (see pushBlock).
 	ats, acts := c.blockAt[:0], c.blockAct[:0]
+	phase, at := int64(0), int64(-1) // the last member's phase and time: members mostly share one
 	for _, e := range c.live() {
 		if e.joined || !e.alive || e.m.entry != e {
 			continue
 		}
 		m := e.m
-		ats = append(ats, max(s.nextTick(m, s.now)+s.cfg.rpc, s.now))
+		if at < 0 || m.phase != phase {
+			phase, at = m.phase, max(s.nextTick(m, s.now)+s.cfg.rpc, s.now)
+		}
+		ats = append(ats, at)
 		acts = append(acts, typed(actNotified, m.idx, int32(m.inc), int32(round)))
 	}
 	s.q.pushBlock(ats, acts)

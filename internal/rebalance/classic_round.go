@@ -412,7 +412,9 @@ func (c *classic) syncDone(ws []*entry, lists, adds, rv [][]int32, revoking bool
 		if adds == nil {
 			start = lists[i] // startItems skips what m already owns
 		}
-		s.startItems(m, start)
+		if len(start) > 0 {
+			s.startItems(m, start)
+		}
 	}
 	s.round(Round{Generation: gen, Trigger: strings.Join(cur.triggers, "; "), StartMS: cur.start, EndMS: s.now,
 		StopTheWorld: c.eager && !c.mixed, Parked: s.itemsOf(parked), Protocol: c.protocolName(), Assignor: assignorName(c.assignor)}, recorded(record, assignRec), revokedRec, addedRec, unrecorded)
