@@ -17,10 +17,12 @@ import (
 // `rehearse` commands touch accounts, never progress.
 
 // progressWeightMax bounds the cache by the rows it holds (card states, answers, recordings:
-// about 150 bytes each, so some 15 MB at most: 100 users who each studied 1,000 cards). Past
-// it, other users' entries are forgotten until the new rows fit. At 50,000 rows, with the whole
-// cache dropped when full, 50 users with 1,000 studied cards each emptied it on every few
-// requests: /study fell to ~450 req/s in bench/run.sh's run after the ratings.
+// 100 users who each studied 1,000 cards). A card state takes about 280 bytes in its user's
+// map (measured: a 112-byte slot, and a map rounds its slots up to a power of two), so the
+// bound is some 28 MB of heap at most. Past it, other users' entries are forgotten until the
+// new rows fit. At 50,000 rows, with the whole cache dropped when full, 50 users with 1,000
+// studied cards each emptied it on every few requests: /study fell to ~450 req/s in
+// bench/run.sh's run after the ratings.
 const progressWeightMax = 100_000
 
 // progressCardsMax bounds the cards kept per user for the card page; past it they start again.
