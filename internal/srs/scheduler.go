@@ -77,10 +77,15 @@ func (s Scheduler) Review(c Card, r Rating, now time.Time) Card {
 // ReviewCard is Review for the card named id: the fuzz is seeded from id and c.Reps, so
 // previewing and then answering at about the same time give the same interval.
 func (s Scheduler) ReviewCard(id string, c Card, r Rating, now time.Time) Card {
+	return s.review(newModel(s.Params), id, c, r, now)
+}
+
+// review is ReviewCard with the model built from s.Params, which a preview builds once for
+// its four ratings.
+func (s *Scheduler) review(m model, id string, c Card, r Rating, now time.Time) Card {
 	if !r.Valid() {
 		return c
 	}
-	m := newModel(s.Params)
 	out := c
 	if c.State <= New || c.State > Relearning || !(c.Stability > 0) {
 		out.State, out.Step = Learning, 0
@@ -210,8 +215,9 @@ func (s Scheduler) Preview(c Card, now time.Time) [4]Card { return s.PreviewCard
 // PreviewCard is Preview for the card named id, matching what ReviewCard will apply.
 func (s Scheduler) PreviewCard(id string, c Card, now time.Time) [4]Card {
 	var out [4]Card
+	m := newModel(s.Params)
 	for i, r := range allRatings {
-		out[i] = s.ReviewCard(id, c, r, now)
+		out[i] = s.review(m, id, c, r, now)
 	}
 	return out
 }

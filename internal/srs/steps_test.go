@@ -197,3 +197,13 @@ func TestPreview(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPreviewCard is the study page's four button intervals for a new and a review card.
+func BenchmarkPreviewCard(b *testing.B) {
+	s := DefaultScheduler()
+	review := Card{State: Review, Stability: 12, Difficulty: 5, Due: t0, LastReview: t0.Add(-10 * day), Reps: 4}
+	for b.Loop() {
+		s.PreviewCard("card-1", Card{}, t0)
+		s.PreviewCard("card-1", review, t0)
+	}
+}
