@@ -213,7 +213,12 @@ func (c *classic) live() []*entry {
 	return out
 }
 
-func (c *classic) findEntry(name string) *entry {
+// instance is the live entry a static member's instance id names, or nil; dynamic members have
+// no instance id (a joiner is new).
+func (c *classic) instance(name string) *entry {
+	if !c.s.sc.StaticMembership {
+		return nil
+	}
 	for _, e := range c.entries {
 		if !e.removed && e.m.name == name {
 			return e
@@ -240,7 +245,7 @@ func (c *classic) join(m *member, action string) {
 	if !known {
 		e = nil
 		var self *entry // the old member id a static member replaces
-		if old := c.findEntry(m.name); old != nil && !old.alive && s.sc.StaticMembership {
+		if old := c.instance(m.name); old != nil && !old.alive {
 			self = old
 		}
 		if s.kind == kindConsumer && !consistent(c.live(), self, m.assignors) {
@@ -264,7 +269,7 @@ func (c *classic) join(m *member, action string) {
 			}
 		}
 		if e == nil {
-			if old := c.findEntry(m.name); old != nil && s.sc.StaticMembership {
+			if old := c.instance(m.name); old != nil {
 				// A second instance with the same id fences the old one.
 				c.fence(old)
 			}

@@ -76,7 +76,12 @@ func (s *sim) checkStable() {
 }
 
 func (s *sim) itemsOf(its []int32) []string {
-	out := make([]string, 0, len(its))
+	var out []string
+	if a := s.nameArena; cap(a)-len(a) >= len(its) {
+		out, s.nameArena = a[len(a):len(a):len(a)+len(its)], a[:len(a)+len(its)]
+	} else {
+		out = make([]string, 0, len(its))
+	}
 	sorted := append(s.namesBuf[:0], its...)
 	s.sortItems(sorted)
 	for _, it := range sorted {
@@ -149,6 +154,16 @@ func (s *sim) namedLists(dst map[string][]string, src map[int32][]int32, keepEmp
 func (s *sim) finish() *Result {
 	r := s.res
 	end := s.sc.DurationMS
+	// The rounds' name lists are cut from one array (itemsOf), sized by their items.
+	n := 0
+	for _, raw := range s.raw {
+		for _, m := range []map[int32][]int32{raw.assign, raw.revoked, raw.added} {
+			for _, l := range m {
+				n += len(l)
+			}
+		}
+	}
+	s.nameArena = make([]string, 0, n)
 	for i, raw := range s.raw {
 		if !raw.ok {
 			continue
@@ -159,7 +174,7 @@ func (s *sim) finish() *Result {
 		s.namedLists(rd.Revoked, raw.revoked, false)
 		s.namedLists(rd.Added, raw.added, false)
 	}
-	s.raw = nil
+	s.raw, s.nameArena = nil, nil
 	r.Truncated = s.roundsCut || s.segStop >= 0
 	if s.segStop >= 0 {
 		r.TruncatedAtMS = s.segStop
