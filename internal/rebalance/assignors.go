@@ -91,13 +91,17 @@ func cooperativeList(list []assignor) bool {
 // supportedByAll is the set of assignors every entry lists, skipping except.
 // It is a bit per assignor (assignors are small numbers), with any false when no entry counted.
 func supportedByAll(es []*entry, except *entry) (common uint64, any bool) {
+	var last []assignor // lists are interned: the mask of the last one is usually the next one's
+	var mask uint64
 	for _, e := range es {
 		if e == except || e.removed {
 			continue
 		}
-		var mask uint64
-		for _, a := range e.assignors {
-			mask |= 1 << a
+		if l := e.assignors; len(l) != len(last) || len(l) > 0 && &l[0] != &last[0] {
+			mask, last = 0, l
+			for _, a := range l {
+				mask |= 1 << a
+			}
 		}
 		if !any {
 			common, any = mask, true

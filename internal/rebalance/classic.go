@@ -438,7 +438,7 @@ const (
 )
 
 func (c *classic) fire(a act) {
-	switch m := c.s.members[a.m]; a.kind {
+	switch m := c.s.members[a.m]; a.kind() {
 	case actNotified:
 		c.notified(m, int(a.a), int(a.b))
 	case actRejoin:

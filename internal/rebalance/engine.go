@@ -112,7 +112,7 @@ func Run(ctx context.Context, sc Scenario, lim Limits) (res *Result, err error) 
 			break // nothing reads the agenda after the run
 		}
 		s.now = at
-		if a.fn != 0 {
+		if a.isClosure() {
 			s.q.take(a)()
 		} else {
 			s.group.fire(a)

@@ -21,7 +21,7 @@ func (k key) before(o key) bool {
 // none is after every event: the head of an empty lane.
 var none = key{math.MaxInt64, math.MaxUint64}
 
-// event is a heap entry: its act is in queue.acts, so that sifts move 24 bytes, not 40.
+// event is a heap entry: its act is in queue.acts, so that sifts move 24 bytes, not 32.
 type event struct {
 	key
 	x int32
@@ -29,15 +29,21 @@ type event struct {
 
 // act is what an event does: a closure, or, for the events every round schedules once per
 // member, a kind the protocol runs (groupProtocol.fire) with its arguments, which allocates
-// nothing. A closure is kept by its slot in queue.fns (plus one; 0 for a typed act), so the
-// heap and the lanes hold no pointers: the collector never scans them and storing an event
-// needs no write barrier.
+// nothing. A closure is kept by its slot in queue.fns, so the heap and the lanes hold no
+// pointers: the collector never scans them and storing an event needs no write barrier.
+// Four words of 32 bits: the compiler keeps an act (and a lane's event, with its key) in
+// registers rather than copying it through memory.
 type act struct {
-	fn   int32
+	fn   int32 // a closure's slot plus one, or minus a typed act's kind
 	m    int32 // the member's index
 	a, b int32 // the kind's arguments
-	kind actKind
 }
+
+// kind is a typed act's kind.
+func (a act) kind() actKind { return actKind(-a.fn) }
+
+// isClosure reports whether a is a closure's act (see take).
+func (a act) isClosure() bool { return a.fn > 0 }
 
 // actKind names a typed act; each protocol defines its own.
 type actKind uint8
@@ -109,7 +115,7 @@ func (q *queue) closure(fn func()) act {
 }
 
 // typed is a typed act.
-func typed(k actKind, m, a, b int32) act { return act{m: m, a: a, b: b, kind: k} }
+func typed(k actKind, m, a, b int32) act { return act{fn: -int32(k), m: m, a: a, b: b} }
 
 // take returns a popped closure act's function and frees its slot.
 func (q *queue) take(a act) func() {
