@@ -55,11 +55,10 @@ type sim struct {
 	gave            []int32   // stickyLists's last call: (item, member) pairs given up, in order
 	targetBuf       []int
 	rankBuf         []uint64
-	spanBuf         []int32  // giveExtra's
-	sortBuf         []int32  // sortAsc's
-	namesBuf        []int32  // itemsOf's
-	nameArena       []string // what itemsOf cuts its lists from, while finish names the rounds' items
-	freeBuf, itsBuf []int32  // stickyLists's
+	spanBuf         []int32 // giveExtra's
+	sortBuf         []int32 // sortAsc's
+	namesBuf        []int32 // itemsOf's
+	freeBuf, itsBuf []int32 // stickyLists's
 	cntBuf          []int32
 	roomBuf         []int
 	assignorLists   map[string][]assignor // internAssignors's
