@@ -219,12 +219,18 @@ func (s *sim) finish() *Result {
 	}
 	r.Timeline = make([]ItemTimeline, 0, len(order))
 	// The items' segments are cut from a few big arrays (a list holds at most its recorded
-	// ones).
+	// ones), none bigger than what is left to place: a small run's Result, which the server
+	// keeps with its figure, holds no 32k-segment array (1.5 MB) for a few hundred segments.
 	var all []Segment
+	left := 0
+	for _, it := range order {
+		left += len(s.segs[it])
+	}
 	for _, it := range order {
 		r.Items = append(r.Items, s.names[it])
 		l := s.segs[it]
-		segs := carve(&all, len(l))
+		segs := carve(&all, len(l), left)
+		left -= len(l)
 		for j, sg := range l {
 			if sg.state == 255 {
 				continue
@@ -252,13 +258,13 @@ func (s *sim) finish() *Result {
 }
 
 // carve returns an empty list (never nil) with room for n, cut from *arena, which gets a new
-// array of 32,768 (or n) when it runs short: many small lists in a few allocations, made as
-// they are needed (one array for all of them up front raised the peak, while everything
-// they are converted from was still held).
-func carve[T any](arena *[]T, n int) []T {
+// array of 32,768 (or n, and at most left, what all the lists still to carve need) when it
+// runs short: many small lists in a few allocations, made as they are needed (one array for
+// all of them up front raised the peak, while everything they are converted from was held).
+func carve[T any](arena *[]T, n, left int) []T {
 	a := *arena
 	if a == nil || cap(a)-len(a) < n {
-		a = make([]T, 0, max(n, 1<<15))
+		a = make([]T, 0, max(n, min(left, 1<<15)))
 	}
 	*arena = a[:len(a)+n]
 	return a[len(a) : len(a) : len(a)+n]
