@@ -40,8 +40,8 @@ type kip848 struct {
 	s        *sim
 	entries  []*kentry
 	epoch    int
-	target   []int32 // item -> entry id (-1)
-	targetOf map[int32][]int32
+	target   []int32   // item -> entry id (-1)
+	targetOf [][]int32 // entry id -> its target items (nil: none); a slice, as heartbeats read it
 	cur      *kround
 	// Gate for check: members reconciled this epoch, members expected, members gone since.
 	done, expect, awayN int
@@ -50,7 +50,7 @@ type kip848 struct {
 }
 
 func newKIP848(s *sim) *kip848 {
-	k := &kip848{s: s, targetOf: map[int32][]int32{}, assignor: assignorNames[s.sc.Assignor]}
+	k := &kip848{s: s, assignor: assignorNames[s.sc.Assignor]}
 	k.target = make([]int32, len(s.items))
 	fill(k.target, -1)
 	for _, n := range s.sc.Members {
@@ -137,7 +137,7 @@ func (k *kip848) compute() {
 	keys := make([]int32, len(live))
 	sum := 0
 	for i, e := range live {
-		owned[i], keys[i] = k.targetOf[e.id], e.id
+		owned[i], keys[i] = k.targetsOf(e.id), e.id
 		sum += len(owned[i])
 	}
 	orphans := s.orphans(keys, owned, sum)
@@ -155,16 +155,31 @@ func (k *kip848) compute() {
 			}
 		}
 		if len(l) > 0 {
-			k.targetOf[e.id] = l
+			k.setTargets(e.id, l)
 		}
 	}
+}
+
+// targetsOf is entry id's target items (nil: none).
+func (k *kip848) targetsOf(id int32) []int32 {
+	if int(id) < len(k.targetOf) {
+		return k.targetOf[id]
+	}
+	return nil
+}
+
+func (k *kip848) setTargets(id int32, l []int32) {
+	for int(id) >= len(k.targetOf) {
+		k.targetOf = append(k.targetOf, nil)
+	}
+	k.targetOf[id] = l
 }
 
 func (k *kip848) index() {
 	clear(k.targetOf)
 	for it, id := range k.target {
 		if id >= 0 {
-			k.targetOf[id] = append(k.targetOf[id], int32(it))
+			k.setTargets(id, append(k.targetsOf(id), int32(it)))
 		}
 	}
 }
@@ -224,7 +239,7 @@ func (k *kip848) heartbeat(e *kentry) {
 		k.scheduleHB(e, m.pollBusyUntil)
 		return
 	}
-	if e.clean && !e.revokes && e.cleanVer == m.ver && e.cleanWorld == s.world && sameList(e.cleanList, k.targetOf[e.id]) {
+	if e.clean && !e.revokes && e.cleanVer == m.ver && e.cleanWorld == s.world && sameList(e.cleanList, k.targetsOf(e.id)) {
 		if e.epoch != k.epoch {
 			k.done++
 		}
@@ -258,7 +273,7 @@ func (k *kip848) heartbeat(e *kentry) {
 		done = false
 	}
 	var add []int32
-	for _, it := range k.targetOf[e.id] {
+	for _, it := range k.targetsOf(e.id) {
 		x := &s.items[it]
 		switch {
 		case !x.exists || x.deleted:
@@ -281,7 +296,7 @@ func (k *kip848) heartbeat(e *kentry) {
 		}
 		e.epoch = k.epoch
 		if len(revoke) == 0 && len(add) == 0 && !e.revokes {
-			e.clean, e.cleanVer, e.cleanWorld, e.cleanList = true, m.ver, s.world, k.targetOf[e.id]
+			e.clean, e.cleanVer, e.cleanWorld, e.cleanList = true, m.ver, s.world, k.targetsOf(e.id)
 		}
 	} else {
 		k.scheduleHB(e, s.nextTick(m, s.now+1))
@@ -310,7 +325,7 @@ func (k *kip848) closeRound() {
 	if s.roundItems+s.liveCount <= maxRoundItems {
 		assign = map[int32][]int32{}
 		for _, e := range k.live() {
-			assign[e.m.idx] = append(assign[e.m.idx], k.targetOf[e.id]...)
+			assign[e.m.idx] = append(assign[e.m.idx], k.targetsOf(e.id)...)
 		}
 	}
 	s.round(Round{Generation: r.gen, Trigger: strings.Join(r.triggers, "; "), StartMS: r.start, EndMS: s.now,
@@ -326,7 +341,7 @@ func (k *kip848) checkBalance() {
 	}
 	lo, hi := -1, 0
 	for _, e := range live {
-		n := len(k.targetOf[e.id])
+		n := len(k.targetsOf(e.id))
 		if lo < 0 || n < lo {
 			lo = n
 		}
@@ -337,7 +352,7 @@ func (k *kip848) checkBalance() {
 	}
 	n := 0
 	for _, e := range live {
-		n += len(k.targetOf[e.id])
+		n += len(k.targetsOf(e.id))
 	}
 	for it := range k.target { // items created since this epoch are not in its target yet
 		if n == s.liveCount {
@@ -407,7 +422,7 @@ func (k *kip848) remove(e *kentry, why string) {
 		e.m.k = nil
 		k.s.dropItems(e.m, -1)
 	}
-	k.s.unlabel(e.m, k.targetOf[e.id])
+	k.s.unlabel(e.m, k.targetsOf(e.id))
 	k.bump(why, nil)
 }
 
