@@ -47,6 +47,7 @@ type kip848 struct {
 	done, expect, awayN int
 	nextID              int32
 	assignor            assignor // uniform or range
+	removedSince        bool     // some entry was removed since live last compacted entries
 }
 
 func newKIP848(s *sim) *kip848 {
@@ -101,7 +102,12 @@ func (k *kip848) newEntry(m *member) *kentry {
 	return e
 }
 
+// live is the entries not removed, compacting k.entries only after a removal.
 func (k *kip848) live() []*kentry {
+	if !k.removedSince {
+		return k.entries
+	}
+	k.removedSince = false
 	out := k.entries[:0]
 	for _, e := range k.entries {
 		if !e.removed {
@@ -400,6 +406,7 @@ func (k *kip848) join(m *member, why string) {
 				return
 			}
 			old.removed = true // fenced by the new instance
+			k.removedSince = true
 		}
 	}
 	if k.cur != nil {
@@ -418,6 +425,7 @@ func (k *kip848) remove(e *kentry, why string) {
 		k.closeRound()
 	}
 	e.removed = true
+	k.removedSince = true
 	if e.m.k == e {
 		e.m.k = nil
 		k.s.dropItems(e.m, -1)
