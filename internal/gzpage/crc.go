@@ -8,17 +8,12 @@ package gzpage
 const poly = 0xedb88320 // x^32 + x^26 + ... + 1, reflected, without the x^32 term
 
 // mulModP multiplies two reflected polynomials modulo the CRC polynomial.
+// Without branches (masks instead): the bits are data, so branches on them mispredict.
 func mulModP(a, b uint32) uint32 {
 	var p uint32
-	for m := uint32(1) << 31; m != 0; m >>= 1 { // a's coefficients from x^0 upwards
-		if a&m != 0 {
-			p ^= b
-		}
-		if b&1 != 0 { // b·x overflows into x^32: reduce
-			b = b>>1 ^ poly
-		} else {
-			b >>= 1
-		}
+	for i := 31; i >= 0; i-- { // a's coefficients from x^0 (bit 31) upwards
+		p ^= b & -(a >> uint(i) & 1)
+		b = b>>1 ^ poly&-(b&1) // b·x; an overflow into x^32 is reduced
 	}
 	return p
 }

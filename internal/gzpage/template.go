@@ -11,8 +11,9 @@ import (
 // (segments compress the same way every time, and volatile markup is stored), at the cost of a
 // copy and a few CRC combinations.
 type Template struct {
-	runs  []run    // the fixed pieces between holes: len(holes)+1
-	holes [][]byte // what each hole held when recorded
+	runs      []run    // the fixed pieces between holes: len(holes)+1
+	holes     [][]byte // what each hole held when recorded
+	holeShift uint32   // x^(8n) for n, the length of what the holes held (a new value most often has it too)
 }
 
 // run is consecutive fixed pieces: their compressed blocks, and the CRC and length of their
@@ -60,7 +61,10 @@ func (t *Template) Replay(out *bytes.Buffer, old, new []byte) bool {
 	w := Writer{out: out, closed: true}
 	out.Write(gzipHeader)
 	newCRC := crc32.ChecksumIEEE(new)
-	newShift := xPow8n(int64(len(new)))
+	newShift := t.holeShift
+	if len(new) != len(old) {
+		newShift = xPow8n(int64(len(new)))
+	}
 	for i, r := range t.runs {
 		out.Write(r.deflated)
 		w.crc = mulModP(r.shift, w.crc) ^ r.crc // Combine(w.crc, r.crc, r.size)
@@ -121,6 +125,9 @@ func (r *recording) finish(out []byte) {
 	}
 	for i := range t.runs {
 		t.runs[i].shift = xPow8n(t.runs[i].size)
+	}
+	if len(t.holes) > 0 {
+		t.holeShift = xPow8n(int64(len(t.holes[0])))
 	}
 	r.t = t
 }
