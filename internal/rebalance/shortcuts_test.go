@@ -3,6 +3,8 @@ package rebalance
 import (
 	"container/heap"
 	"context"
+	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -219,6 +221,42 @@ func TestRoomHeapDealsAsContainerHeap(t *testing.T) {
 			}, func() int { return len(b.idx) }, b.cnt)
 		if !slices.Equal(got, want) {
 			t.Fatalf("trial %d: roomHeap deals to %v, container/heap to %v", trial, got, want)
+		}
+	}
+}
+
+// TestHeartbeatLaneMatchesHeap runs KIP-848 scenarios with the next-tick heartbeats in the
+// agenda's lane for that delay and with every heartbeat in the heap: the results must be the
+// same, byte for byte.
+func TestHeartbeatLaneMatchesHeap(t *testing.T) {
+	var scs []Scenario
+	rng := rand.New(rand.NewPCG(11, 12))
+	for len(scs) < 300 {
+		if s := randomScenario(rng); s.Protocol == "consumer" && s.Validate(CLILimits) == nil {
+			scs = append(scs, s)
+		}
+	}
+	for _, p := range Presets() {
+		base, _ := Preset(p.Name)
+		if s, err := Variant(base, "consumer"); err == nil {
+			scs = append(scs, s)
+		}
+	}
+	s := Scenario{Kind: "consumer", Topics: map[string]int{"a": 700, "b": 300}, Members: members(40, "m"),
+		Events:     []Event{{AtMS: 10_000, Type: "rolling_restart", IntervalMS: 30_000, DownMS: 10_000}},
+		DurationMS: 10_000 + 40*30_000 + 120_000, Seed: 3}
+	s, _ = Variant(s.WithDefaults(), "consumer")
+	scs = append(scs, s)
+	run := func(s Scenario, inHeap bool) string {
+		hbInHeap = inHeap
+		defer func() { hbInHeap = false }()
+		r, err := Run(context.Background(), s, CLILimits)
+		b, _ := json.Marshal(r)
+		return fmt.Sprintf("%s %v", b, err)
+	}
+	for i, s := range scs {
+		if run(s, false) != run(s, true) {
+			t.Fatalf("scenario %d: heartbeats through the lane change the result", i)
 		}
 	}
 }
