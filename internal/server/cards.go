@@ -23,19 +23,15 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	h := views.HomePage{Total: d.Len(), SignedIn: u != nil}
 	var states map[string]srs.Card
 	if u != nil {
-		var err error
-		if states, err = s.db.CardStates(readCtx(r), u.ID); err != nil {
-			s.fail(w, r, err)
-			return
-		}
 		now := s.now()
-		q, err := s.queueFor(readCtx(r), u, d.Cards, states, now) // study.go
+		q, st, err := s.queueFor(readCtx(r), u, d.Cards, now) // study.go
+		states = st
 		if err != nil {
 			s.fail(w, r, err)
 			return
 		}
 		h.Now = homeNow(q, d.Cards, states, u.Settings.NewPerDay)
-		loc, next := userLocation(u), q.NextAt
+		loc, next := userLocation(u), q.nextAt
 		if next.IsZero() && h.Now.Due == 0 { // only new cards now: say when reviews resume
 			next = nextReview(d.Cards, states, now, loc)
 		}
@@ -64,8 +60,8 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 }
 
 // homeNow sums up the queue for the home page's first lines.
-func homeNow(q study.Queue, cards []*deck.Card, states map[string]srs.Card, newPerDay int) views.HomeNow {
-	n := views.HomeNow{Due: len(q.Learning) + len(q.Review), New: len(q.New), NewLimit: newPerDay}
+func homeNow(q queueView, cards []*deck.Card, states map[string]srs.Card, newPerDay int) views.HomeNow {
+	n := views.HomeNow{Due: q.learning + q.review, New: q.new, NewLimit: newPerDay}
 	for _, c := range cards {
 		if st, ok := states[c.ID]; !ok || st.State == srs.New {
 			n.Unseen++

@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -122,18 +121,6 @@ func studyURL(f views.StudyFilter, extra url.Values) string {
 	return "/study?" + q.Encode()
 }
 
-// queueFor builds the user's queue over cards at now.
-func (s *Server) queueFor(ctx context.Context, u *store.User, cards []*deck.Card, states map[string]srs.Card, now time.Time) (study.Queue, error) {
-	loc := userLocation(u)
-	today := study.DayStart(study.Day(now, loc), loc)
-	newToday, err := s.db.NewIntroducedSince(ctx, u.ID, today)
-	if err != nil {
-		return study.Queue{}, err
-	}
-	return study.BuildQueue(study.QueueInput{Cards: cards, States: states, Now: now, Loc: loc,
-		NewLimit: u.Settings.NewPerDay, NewToday: newToday}), nil
-}
-
 func (s *Server) study(w http.ResponseWriter, r *http.Request) {
 	cards, filter, err := s.studyScope(r)
 	if err != nil {
@@ -149,19 +136,14 @@ func (s *Server) study(w http.ResponseWriter, r *http.Request) {
 func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck.Card, filter views.StudyFilter,
 	pin string, revealed bool, shownAt string) {
 	ctx, u, now := readCtx(r), userFrom(r.Context()), s.now()
-	states, err := s.db.CardStates(ctx, u.ID)
+	q, states, err := s.queueFor(ctx, u, cards, now)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	q, err := s.queueFor(ctx, u, cards, states, now)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	v := views.StudyPage{Filter: filter, Learning: len(q.Learning), Review: len(q.Review), New: len(q.New),
+	v := views.StudyPage{Filter: filter, Learning: q.learning, Review: q.review, New: q.new,
 		Depth: u.Settings.DefaultDepth}
-	v.Card = q.Next()
+	v.Card = q.next
 	// A pinned card: the reveal form and an undo bring back the exact card they concern.
 	if pin != "" {
 		if c, ok := s.deck().Card(pin); ok {
@@ -178,7 +160,7 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 		return
 	}
 	if v.Card == nil {
-		v.NextDue = nextDueText(q.NextAt, now, userLocation(u))
+		v.NextDue = nextDueText(q.nextAt, now, userLocation(u))
 		s.renderStudy(w, r, v)
 		return
 	}

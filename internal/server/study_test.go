@@ -518,3 +518,35 @@ func BenchmarkRatingPOST(b *testing.B) {
 		b.Fatalf("%d answers recorded, want %d", len(h), n)
 	}
 }
+
+// The queue is kept between pages (queuememo.go), but only until something in it changes with
+// the clock: here a learning card coming into the learn-ahead window, then a day rolling over.
+func TestStudyQueueKeptOnlyUntilItChanges(t *testing.T) {
+	e, c, uid := studyEnv(t, "T:x:learn", "T:x:rev")
+	past := e.now.Add(-48 * time.Hour)
+	e.seed(uid, "learn", srs.Card{State: srs.Learning, Stability: 1, Difficulty: 5, Due: e.now.Add(30 * time.Minute), LastReview: past}, past)
+	e.seed(uid, "rev", srs.Card{State: srs.Review, Stability: 9, Difficulty: 5, Due: e.now.Add(30 * time.Hour), LastReview: past}, past)
+	for range 2 { // the second page is served from the kept queue
+		if _, doc := e.get(c, "/study"); studied2(doc) != "done" {
+			t.Fatalf("30 minutes before the learning card: %s, want done", studied2(doc))
+		}
+	}
+	e.now = e.now.Add(11 * time.Minute) // 19 minutes before it: within the learn-ahead window
+	if _, doc := e.get(c, "/study"); studied2(doc) != "question learn" {
+		t.Fatalf("19 minutes before the learning card: %s, want it shown", studied2(doc))
+	}
+	_, doc := e.get(c, "/study")
+	e.answerCard(c, doc, 4) // Easy: the learning card graduates, due in days
+	if _, doc := e.get(c, "/study"); studied2(doc) != "done" {
+		t.Fatalf("after the answer: %s, want done", studied2(doc))
+	}
+	e.now = e.now.Add(30 * time.Hour) // past the review card's day start
+	if _, doc := e.get(c, "/study"); studied2(doc) != "question rev" {
+		t.Fatalf("30 hours on: %s, want the review card", studied2(doc))
+	}
+}
+
+func studied2(doc *goquery.Document) string {
+	card, state := studied(doc)
+	return strings.TrimSpace(state + " " + card)
+}

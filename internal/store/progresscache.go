@@ -53,6 +53,9 @@ type userProgress struct {
 	last     Review // the answer UndoLast would undo
 	lastErr  error  // nil or ErrNotFound
 	haveLast bool
+
+	memo     any // what a caller worked out from this progress (KeepProgressMemo)
+	memoRows int // its weight
 }
 
 // progressTicket names the state of an entry a read saw; a store with an outdated one is dropped.
@@ -171,3 +174,26 @@ func (c *progressCache) putLast(userID int64, t progressTicket, v Review, err er
 }
 
 func (p CardProgress) rows() int { return 1 + len(p.History) + len(p.Recordings) }
+
+// ProgressTicket is the state of a user's progress when a caller looked at it: a value the
+// caller then works out from reads made after taking it can be kept with KeepProgressMemo.
+type ProgressTicket struct{ t progressTicket }
+
+// ProgressMemo returns the value kept with the user's progress, or nil, and a ticket for
+// keeping a new one. Take the ticket before reading what the value is worked out from.
+func (db *DB) ProgressMemo(userID int64) (any, ProgressTicket) {
+	var v any
+	t := db.progress.view(userID, func(u *userProgress) { v = u.memo })
+	return v, ProgressTicket{t}
+}
+
+// KeepProgressMemo keeps v with the user's progress, weighing rows in the cache's bound, until
+// the progress next changes. It keeps nothing if the progress changed since t was taken.
+func (db *DB) KeepProgressMemo(userID int64, t ProgressTicket, v any, rows int) {
+	c := &db.progress
+	c.store(userID, t.t, rows, func(u *userProgress) {
+		u.weight -= u.memoRows // the value replaced (store adds the new rows after)
+		c.weight -= u.memoRows
+		u.memo, u.memoRows = v, rows
+	})
+}

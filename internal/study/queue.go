@@ -31,6 +31,10 @@ type Queue struct {
 	// NextAt is when something next becomes due (zero when nothing ever will): shown once the
 	// queue is empty.
 	NextAt time.Time
+	// Until is the first moment the queue can differ from this one for the same input but a
+	// later Now: a card falling due or into the learn-ahead window, or the study day's end.
+	// Before it, a caller may keep the queue rather than build it again.
+	Until time.Time
 }
 
 // Next returns the card to show now, or nil when the session is over.
@@ -60,6 +64,7 @@ func BuildQueue(in QueueInput) Queue {
 	var q Queue
 	end := DayEnd(in.Now, in.Loc)
 	newLeft := max(in.NewLimit-in.NewToday, 0)
+	q.Until = end
 	if len(in.States) == 0 { // nothing studied yet: every card is new, and the loop below finds only that
 		if n := min(newLeft, len(in.Cards)); n > 0 {
 			q.New = in.Cards[:n:n] // shared, read-only like the rest of the queue; appending copies
@@ -97,9 +102,14 @@ func BuildQueue(in QueueInput) Queue {
 		default:
 			if st.Due.Sub(in.Now) <= LearnAhead {
 				ahead = append(ahead, due(i, st.Due))
+			} else if at := st.Due.Add(-LearnAhead); at.Before(q.Until) {
+				q.Until = at // it comes into the learn-ahead window then
 			}
 			later(st.Due)
 		}
+	}
+	if !next.IsZero() && next.Before(q.Until) {
+		q.Until = next
 	}
 	q.Learning, q.Review = byDue(in.Cards, learning), byDue(in.Cards, review)
 	if q.Next() == nil && len(ahead) > 0 {

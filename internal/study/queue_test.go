@@ -2,6 +2,8 @@ package study
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -162,4 +164,52 @@ func TestBuildQueueWithoutStatesMatchesTheLoop(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Until is a promise: the same input at any later moment before it builds the same queue.
+// Small random decks, so that empty queues (where the learn-ahead window counts) are common.
+func TestQueueStaysTheSameUntilItsUntil(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 848))
+	ny, _ := time.LoadLocation("America/New_York")
+	base := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
+	checked := 0
+	for range 3000 {
+		var cards []*deck.Card
+		states := map[string]srs.Card{}
+		for i := range 1 + rng.IntN(6) {
+			c := &deck.Card{ID: fmt.Sprint("c", i)}
+			cards = append(cards, c)
+			if rng.IntN(4) == 0 {
+				continue // new
+			}
+			st := []srs.State{srs.Learning, srs.Relearning, srs.Review}[rng.IntN(3)]
+			due := base.Add(time.Duration(rng.Int64N(int64(72*time.Hour))) - 24*time.Hour)
+			states[c.ID] = srs.Card{State: st, Stability: 3, Difficulty: 5, Due: due, Reps: 1}
+		}
+		loc := []*time.Location{time.UTC, ny}[rng.IntN(2)]
+		in := QueueInput{Cards: cards, States: states, Now: base, Loc: loc, NewLimit: rng.IntN(3), NewToday: rng.IntN(2)}
+		q := BuildQueue(in)
+		if !q.Until.After(in.Now) {
+			t.Fatalf("Until %v is not after now %v", q.Until, in.Now)
+		}
+		for range 5 {
+			later := in
+			later.Now = in.Now.Add(time.Duration(rng.Int64N(int64(q.Until.Sub(in.Now)))))
+			got := BuildQueue(later)
+			if !sameQueue(got, q) {
+				t.Fatalf("at %v (Until %v) the queue changed: learning %v review %v new %v next %v, was %v %v %v %v",
+					later.Now, q.Until, ids(got.Learning), ids(got.Review), ids(got.New), got.NextAt,
+					ids(q.Learning), ids(q.Review), ids(q.New), q.NextAt)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("nothing checked")
+	}
+}
+
+func sameQueue(a, b Queue) bool {
+	return slices.Equal(ids(a.Learning), ids(b.Learning)) && slices.Equal(ids(a.Review), ids(b.Review)) &&
+		slices.Equal(ids(a.New), ids(b.New)) && a.NextAt.Equal(b.NextAt) && a.Until.Equal(b.Until)
 }
