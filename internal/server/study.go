@@ -47,7 +47,7 @@ var locations sync.Map // name → *time.Location
 // userLocation is the user's time zone, UTC when unset or unknown.
 func userLocation(u *store.User) *time.Location {
 	name := u.Settings.TimeZone
-	if name == "" { // no zone chosen: most users, on every page
+	if name == "" || name == "UTC" { // no zone chosen, or the default: most users, on every page
 		return time.UTC
 	}
 	if v, ok := locations.Load(name); ok {
