@@ -66,18 +66,16 @@ func (e cacheEntry) size() int {
 	return n
 }
 
-func (f *figureCache) entry(d *deck.Deck, key string) (cacheEntry, bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.deck != d {
-		return cacheEntry{}, false
-	}
-	e, ok := f.m[key]
-	return e, ok
+func (f *figureCache) entry(d *deck.Deck, key string) (cacheEntry, bool) { return lookup(f, d, key) }
+
+// entryBytes is entry for a key built in a buffer (userpage.go).
+func (f *figureCache) entryBytes(d *deck.Deck, key []byte) (cacheEntry, bool) {
+	return lookup(f, d, key)
 }
 
-// entryBytes is entry for a key built in a buffer: the map lookup converts it without a copy.
-func (f *figureCache) entryBytes(d *deck.Deck, key []byte) (cacheEntry, bool) {
+// lookup is the one look-up behind both: for a []byte key the map index converts it without
+// a copy (TestEntryBytesAllocatesNothing).
+func lookup[K string | []byte](f *figureCache, d *deck.Deck, key K) (cacheEntry, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.deck != d {

@@ -24,8 +24,9 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	var states map[string]srs.Card
 	if u != nil {
 		now := s.now()
-		q, st, err := s.queueFor(readCtx(r), u, d.Cards, now) // study.go
-		states = st
+		var q queueView
+		var err error
+		q, states, err = s.queueFor(readCtx(r), u, d.Cards, now) // queuememo.go
 		if err != nil {
 			s.fail(w, r, err)
 			return

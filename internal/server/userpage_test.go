@@ -3,6 +3,7 @@ package server
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rehearse/rehearse/internal/deck"
@@ -206,4 +207,20 @@ func TestUserStudyPageKeyCoversEveryInput(t *testing.T) {
 
 func studyKey(userID int64, p views.Page, v views.StudyPage) string {
 	return string(appendUserStudyPageKey(nil, userID, p, v))
+}
+
+// A page key built in a buffer is looked up without copying it into a string.
+func TestEntryBytesAllocatesNothing(t *testing.T) {
+	var f figureCache
+	d := &deck.Deck{}
+	long := strings.Repeat("user-card-page;", 64) // real keys are about 1 KB: past any stack buffer
+	f.store(d, long, cacheEntry{gz: []byte{1}})
+	key := []byte(long)
+	if n := testing.AllocsPerRun(100, func() {
+		if _, ok := f.entryBytes(d, key); !ok {
+			t.Fatal("no entry")
+		}
+	}); n != 0 {
+		t.Fatalf("entryBytes allocates %v times per look-up", n)
+	}
 }
