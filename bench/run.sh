@@ -4,15 +4,16 @@
 # Two baselines run on the same machine in the same run: nginx serving the very bytes of the
 # card page (gzip on), and raw SQLite review transactions (bench/rawsqlite) for the ratings.
 #
-#   bench/run.sh                     # 10 s per load run
-#   DUR=5s USERS=50 CARDS=1000 bench/run.sh
+#   bench/run.sh                     # 3 rounds of 5 s per load run
+#   DUR=10s ROUNDS=5 USERS=50 CARDS=1000 bench/run.sh
 #   SERVER_ENV="GOMEMLIMIT=40MiB" bench/run.sh   # extra environment for the load-run server
 #
 # Needs: go, wrk, curl, sqlite3, nginx. Everything lives in a temp dir removed at exit (KEEP=1 keeps it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DUR=${DUR:-10s}          # length of each wrk run
+DUR=${DUR:-5s}           # length of each wrk run
+ROUNDS=${ROUNDS:-3}      # each baseline and the runs measured against it alternate this many times
 USERS=${USERS:-50}       # distinct signed-in users = concurrent connections for the user runs
 CARDS=${CARDS:-1000}     # cards in the generated deck
 THREADS=${THREADS:-2}    # wrk threads (the machine has 2 cores; wrk competes with the server)
@@ -148,16 +149,30 @@ p99() { # wrk prints 812.00us, 4.20ms or 1.02s
 }
 bad() { awk '/Non-2xx or 3xx/ {n=$5} /Socket errors/ {n+=0} END {print n+0}' "$TMP/$1.txt"; }
 total() { awk '/requests in/ {print $1}' "$TMP/$1.txt"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 
+# The speed of this shared machine drifts by a quarter within a minute, so one baseline run
+# followed by the measured runs compares different machines. Each round runs the baseline and
+# then its measures back to back, the ratios are taken within a round, and the table gives the
+# median of the rounds with every round's ratio beside it.
 GZ=(-H 'Accept-Encoding: gzip')
-wrkrun nginx -c"$CONNS" "${GZ[@]}" "http://127.0.0.1:$NGINX_PORT/card"
+for r in $(seq "$ROUNDS"); do
+	wrkrun "nginx.$r" -c"$CONNS" "${GZ[@]}" "http://127.0.0.1:$NGINX_PORT/card"
+	wrkrun "card.$r" -c"$CONNS" "${GZ[@]}" "$URL/cards/$CARD"
+	wrkrun "card_user.$r" -c"$USERS" "${GZ[@]}" -s bench/signedin.lua "$URL/cards/$CARD" -- "$TMP/cookies" "$THREADS"
+	wrkrun "study_user.$r" -c"$USERS" "${GZ[@]}" -s bench/signedin.lua "$URL/study" -- "$TMP/cookies" "$THREADS"
+done
 kill "$NGINX"; wait "$NGINX" 2>/dev/null || true; NGINX=
-wrkrun card -c"$CONNS" "${GZ[@]}" "$URL/cards/$CARD"
-wrkrun card_user -c"$USERS" "${GZ[@]}" -s bench/signedin.lua "$URL/cards/$CARD" -- "$TMP/cookies" "$THREADS"
-wrkrun study_user -c"$USERS" "${GZ[@]}" -s bench/signedin.lua "$URL/study" -- "$TMP/cookies" "$THREADS"
 before=$(sqlite3 "$TMP/data/rehearse.db" 'SELECT count(*) FROM review_log')
-wrkrun rate -c"$USERS" -s bench/rate.lua "$URL" -- "$TMP/cookies" "$CARDS" "$THREADS"
-wrkrun rate_json -c"$USERS" -H 'Accept: application/json' -s bench/rate.lua "$URL" -- "$TMP/cookies" "$CARDS" "$THREADS"
+# Ratings, against the same three statements per rating as raw transactions with no server
+# around them (the server sits idle meanwhile), on a fresh database each round.
+for r in $(seq "$ROUNDS"); do
+	log "raw SQLite transactions $r"
+	RAW=$("$TMP/rawsqlite" -db "$TMP/raw.$r.db" -d "$DUR" -cards "$CARDS")
+	echo "${RAW%% *}" >"$TMP/raw.$r"
+	wrkrun "rate.$r" -c"$USERS" -s bench/rate.lua "$URL" -- "$TMP/cookies" "$CARDS" "$THREADS"
+	wrkrun "rate_json.$r" -c"$USERS" -H 'Accept: application/json' -s bench/rate.lua "$URL" -- "$TMP/cookies" "$CARDS" "$THREADS"
+done
 after=$(sqlite3 "$TMP/data/rehearse.db" 'SELECT count(*) FROM review_log')
 # The same answers offered at a fixed rate (open loop): the target's own terms.
 log "rateload ${RATE:=2000}/s"
@@ -167,6 +182,7 @@ HWM=$(awk '/VmHWM/ {print $2}' /proc/$PID/status)
 PEAK_RSS=$(sort -n "$TMP/rss" | tail -1)
 # /study again, now that every user has a history (the rating runs answered hundreds of cards each):
 # the queue then sorts hundreds of due cards. Its memory is reported apart from the goal's peak.
+# Its ratio is against the median nginx run, as no baseline runs beside it.
 wrkrun study_hist -c"$USERS" "${GZ[@]}" -s bench/signedin.lua "$URL/study" -- "$TMP/cookies" "$THREADS"
 HIST_RSS=$(sort -n "$TMP/rss" | tail -1)
 HIST_STATES=$(sqlite3 "$TMP/data/rehearse.db" 'SELECT count(*) FROM card_states')
@@ -174,28 +190,44 @@ kill "$SAMPLER" 2>/dev/null || true
 SAMPLER=
 stop
 
-# Baseline: the same three statements per rating as raw transactions, no server around them.
-log "raw SQLite transactions"
-RAW=$("$TMP/rawsqlite" -db "$TMP/raw.db" -d "$DUR" -cards "$CARDS")
-RAW_TPS=${RAW%% *}
-
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
-NG=$(rps nginx)
+# across FN NAME: FN's value in every round of NAME, space separated.
+across() { local r out=(); for r in $(seq "$ROUNDS"); do out+=("$("$1" "$2.$r")"); done; echo "${out[*]}"; }
+raws() { cat "$TMP/$1"; }
+# row LABEL NAME BASE TARGET: one measure's medians over the rounds, its ratio to BASE (nginx or
+# raws) within each round, and those ratios in round order.
+row() {
+	local r rs=()
+	for r in $(seq "$ROUNDS"); do
+		if [[ $3 == nginx ]]; then b=$(rps "nginx.$r"); else b=$(raws "raw.$r"); fi
+		rs+=("$(ratio "$(rps "$2.$r")" "$b")")
+	done
+	local errs=0 e
+	for e in $(across bad "$2"); do errs=$((errs + e)); done
+	# shellcheck disable=SC2046 # the word lists are numbers
+	printf '%-44s %10s %10s %8s %8s  %-16s %s\n' "$1" "$(median $(across rps "$2"))" "$(median $(across p99 "$2"))" \
+		"$errs" "$(median "${rs[@]}")" "${rs[*]}" "$4"
+}
+# shellcheck disable=SC2046
+NG=$(median $(across rps nginx))
+# shellcheck disable=SC2046
+RAW_TPS=$(median $(across raws raw))
+sent=0
+for n in $(across total rate) $(across total rate_json); do sent=$((sent + n)); done
 echo
 echo "machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "deck: $CARDS cards; page $CARD = $PAGE_BYTES bytes ($GZ_BYTES gzipped by rehearse, $NGINX_GZ by nginx); wrk -t$THREADS -d$DUR"
+echo "deck: $CARDS cards; page $CARD = $PAGE_BYTES bytes ($GZ_BYTES gzipped by rehearse, $NGINX_GZ by nginx); wrk -t$THREADS -d$DUR × $ROUNDS rounds"
 echo
-printf '%-44s %10s %10s %8s %8s %s\n' "measure" "req/s" "p99 ms" "errors" "ratio" "target"
-printf '%-44s %10s %10s %8s %8s %s\n' "nginx, same card bytes, gzip (-c$CONNS)" "$NG" "$(p99 nginx)" "$(bad nginx)" "1.00" "baseline"
-printf '%-44s %10s %10s %8s %8s %s\n' "card page, anonymous (-c$CONNS)" "$(rps card)" "$(p99 card)" "$(bad card)" "$(ratio "$(rps card)" "$NG")" "× nginx"
-printf '%-44s %10s %10s %8s %8s %s\n' "card page, $USERS signed-in users" "$(rps card_user)" "$(p99 card_user)" "$(bad card_user)" "$(ratio "$(rps card_user)" "$NG")" "× nginx, goal ≥ 0.5"
-printf '%-44s %10s %10s %8s %8s %s\n' "/study, $USERS signed-in users" "$(rps study_user)" "$(p99 study_user)" "$(bad study_user)" "$(ratio "$(rps study_user)" "$NG")" "× nginx, goal ≥ 0.5"
-printf '%-44s %10s %10s %8s %8s %s\n' "/study, the same users with history" "$(rps study_hist)" "$(p99 study_hist)" "$(bad study_hist)" "$(ratio "$(rps study_hist)" "$NG")" "× nginx (after the rating runs)"
-printf '%-44s %10s %10s %8s %8s %s\n' "raw SQLite review transactions" "$RAW_TPS" "" "" "1.00" "baseline"
-printf '%-44s %10s %10s %8s %8s %s\n' "rating POST, form + redirect, $USERS users" "$(rps rate)" "$(p99 rate)" "$(bad rate)" "$(ratio "$(rps rate)" "$RAW_TPS")" "× raw, goal ≥ 0.8"
-printf '%-44s %10s %10s %8s %8s %s\n' "rating POST, JSON, $USERS users" "$(rps rate_json)" "$(p99 rate_json)" "$(bad rate_json)" "$(ratio "$(rps rate_json)" "$RAW_TPS")" "× raw, goal ≥ 0.8"
+printf '%-44s %10s %10s %8s %8s  %-16s %s\n' "measure (median of $ROUNDS rounds)" "req/s" "p99 ms" "errors" "ratio" "each round" "target"
+printf '%-44s %10s %10s %8s %8s  %-16s %s\n' "nginx, same card bytes, gzip (-c$CONNS)" "$NG" "$(median $(across p99 nginx))" "$(median $(across bad nginx))" "1.00" "$(across rps nginx)" "baseline"
+row "card page, anonymous (-c$CONNS)" card nginx "× nginx"
+row "card page, $USERS signed-in users" card_user nginx "× nginx, goal ≥ 0.5"
+row "/study, $USERS signed-in users" study_user nginx "× nginx, goal ≥ 0.5"
+printf '%-44s %10s %10s %8s %8s  %-16s %s\n' "/study, the same users with history" "$(rps study_hist)" "$(p99 study_hist)" "$(bad study_hist)" "$(ratio "$(rps study_hist)" "$NG")" "" "× median nginx (after the rating runs)"
+printf '%-44s %10s %10s %8s %8s  %-16s %s\n' "raw SQLite review transactions" "$RAW_TPS" "" "" "1.00" "$(across raws raw)" "baseline"
+row "rating POST, form + redirect, $USERS users" rate raw "× raw, goal ≥ 0.8"
+row "rating POST, JSON, $USERS users" rate_json raw "× raw, goal ≥ 0.8"
 echo
 echo "ratings at a fixed rate: $OPEN"
-echo "ratings: wrk sent $(($(total rate) + $(total rate_json))), review_log grew by $((after - before)) rows"
+echo "ratings: wrk sent $sent, review_log grew by $((after - before)) rows"
 echo "cold start with $CARDS cards, exec to first /healthz: median $COLD_MS ms of ${cold[*]} (no parse cache: cards render on first view; server-logged startup: ${logged[*]}; CPU ms: ${cpu[*]}) (goal ≤ 150 ms)"
 echo "memory under load: peak VmRSS sampled $((PEAK_RSS / 1024)) MiB, VmHWM $((HWM / 1024)) MiB (goal ≤ 50 MiB); with the /study-with-history run ($HIST_STATES card states) $((HIST_RSS / 1024)) MiB"
