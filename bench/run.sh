@@ -158,6 +158,9 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 GZ=(-H 'Accept-Encoding: gzip')
 for r in $(seq "$ROUNDS"); do
 	wrkrun "nginx.$r" -c"$CONNS" "${GZ[@]}" "http://127.0.0.1:$NGINX_PORT/card"
+	# The signed-in runs' wrk runs a Lua script per request, on the same two cores: nginx driven
+	# by that script too (it ignores the cookie) shows what the client's own cost takes away.
+	wrkrun "nginx_lua.$r" -c"$USERS" "${GZ[@]}" -s bench/signedin.lua "http://127.0.0.1:$NGINX_PORT/card" -- "$TMP/cookies" "$THREADS"
 	wrkrun "card.$r" -c"$CONNS" "${GZ[@]}" "$URL/cards/$CARD"
 	wrkrun "card_user.$r" -c"$USERS" "${GZ[@]}" -s bench/signedin.lua "$URL/cards/$CARD" -- "$TMP/cookies" "$THREADS"
 	wrkrun "study_user.$r" -c"$USERS" "${GZ[@]}" -s bench/signedin.lua "$URL/study" -- "$TMP/cookies" "$THREADS"
@@ -198,7 +201,7 @@ raws() { cat "$TMP/$1"; }
 row() {
 	local r rs=()
 	for r in $(seq "$ROUNDS"); do
-		if [[ $3 == nginx ]]; then b=$(rps "nginx.$r"); else b=$(raws "raw.$r"); fi
+		if [[ $3 == raw ]]; then b=$(raws "raw.$r"); else b=$(rps "$3.$r"); fi
 		rs+=("$(ratio "$(rps "$2.$r")" "$b")")
 	done
 	local errs=0 e
@@ -222,6 +225,9 @@ printf '%-44s %10s %10s %8s %8s  %-16s %s\n' "nginx, same card bytes, gzip (-c$C
 row "card page, anonymous (-c$CONNS)" card nginx "× nginx"
 row "card page, $USERS signed-in users" card_user nginx "× nginx, goal ≥ 0.5"
 row "/study, $USERS signed-in users" study_user nginx "× nginx, goal ≥ 0.5"
+row "nginx, same bytes, the signed-in wrk script" nginx_lua nginx "× nginx (the client's own cost)"
+row "card page, signed-in, × that nginx" card_user nginx_lua "× nginx under the same client"
+row "/study, signed-in, × that nginx" study_user nginx_lua "× nginx under the same client"
 printf '%-44s %10s %10s %8s %8s  %-16s %s\n' "/study, the same users with history" "$(rps study_hist)" "$(p99 study_hist)" "$(bad study_hist)" "$(ratio "$(rps study_hist)" "$NG")" "" "× median nginx (after the rating runs)"
 printf '%-44s %10s %10s %8s %8s  %-16s %s\n' "raw SQLite review transactions" "$RAW_TPS" "" "" "1.00" "$(across raws raw)" "baseline"
 row "rating POST, form + redirect, $USERS users" rate raw "× raw, goal ≥ 0.8"
