@@ -47,7 +47,7 @@ func TestSelectWeakestFirst(t *testing.T) {
 		"f": reviewed(50, 2, 48, 0),  // strong
 	}
 	// e is new: 0.25, between the weak and the strong.
-	got, err := Select(testCards(), states, now, Options{N: 6})
+	got, err := Select(testCards(), srs.StatesOf(states), now, Options{N: 6})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,25 +55,25 @@ func TestSelectWeakestFirst(t *testing.T) {
 	if !slices.Equal(ids(got), want) {
 		t.Fatalf("order %v, want %v", ids(got), want)
 	}
-	got, _ = Select(testCards(), states, now, Options{N: 2})
+	got, _ = Select(testCards(), srs.StatesOf(states), now, Options{N: 2})
 	if !slices.Equal(ids(got), []string{"b", "c"}) {
 		t.Fatalf("N=2 gave %v", ids(got))
 	}
 }
 
 func TestSelectFilters(t *testing.T) {
-	got, err := Select(testCards(), nil, now, Options{N: 20, Topics: []string{"Eager", "Connect"}, Tags: []string{"connect"}})
+	got, err := Select(testCards(), srs.States{}, now, Options{N: 20, Topics: []string{"Eager", "Connect"}, Tags: []string{"connect"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(ids(got), []string{"b", "e", "f"}) {
 		t.Fatalf("filtered %v", ids(got))
 	}
-	if _, err := Select(testCards(), nil, now, Options{N: 3, Tags: []string{"zookeeper"}}); err != ErrNoCards {
+	if _, err := Select(testCards(), srs.States{}, now, Options{N: 3, Tags: []string{"zookeeper"}}); err != ErrNoCards {
 		t.Fatalf("empty filter: %v", err)
 	}
 	for _, n := range []int{0, 21, -1} {
-		if _, err := Select(testCards(), nil, now, Options{N: n}); err == nil {
+		if _, err := Select(testCards(), srs.States{}, now, Options{N: n}); err == nil {
 			t.Errorf("N=%d accepted", n)
 		}
 	}
@@ -82,8 +82,8 @@ func TestSelectFilters(t *testing.T) {
 func TestSelectSeededIgnoresUserData(t *testing.T) {
 	deckCards := testCards()
 	weak := map[string]srs.Card{"f": reviewed(1, 30, -29, 5)}
-	a, _ := Select(deckCards, nil, now, Options{N: 4, Seeded: true, Seed: 42})
-	b, _ := Select(deckCards, weak, now.Add(90*24*time.Hour), Options{N: 4, Seeded: true, Seed: 42})
+	a, _ := Select(deckCards, srs.States{}, now, Options{N: 4, Seeded: true, Seed: 42})
+	b, _ := Select(deckCards, srs.StatesOf(weak), now.Add(90*24*time.Hour), Options{N: 4, Seeded: true, Seed: 42})
 	if !slices.Equal(ids(a), ids(b)) {
 		t.Fatalf("same seed, different users: %v vs %v", ids(a), ids(b))
 	}
@@ -93,7 +93,7 @@ func TestSelectSeededIgnoresUserData(t *testing.T) {
 	// Some other seed gives another order (the shuffle really depends on the seed).
 	differs := false
 	for s := uint64(1); s < 20 && !differs; s++ {
-		c, _ := Select(deckCards, nil, now, Options{N: 4, Seeded: true, Seed: s})
+		c, _ := Select(deckCards, srs.States{}, now, Options{N: 4, Seeded: true, Seed: s})
 		differs = !slices.Equal(ids(a), ids(c))
 	}
 	if !differs {

@@ -56,7 +56,7 @@ func Weakness(s srs.Scheduler, c srs.Card, now time.Time) float64 {
 // Select picks up to opts.N distinct cards from cards (in deck order) that pass the filters.
 // Unseeded: the weakest first by Weakness over the user's states, ties in deck order. Seeded:
 // a shuffle of the filtered cards determined by Seed only (states are ignored).
-func Select(cards []*deck.Card, states map[string]srs.Card, now time.Time, opts Options) ([]*deck.Card, error) {
+func Select(cards []*deck.Card, states srs.States, now time.Time, opts Options) ([]*deck.Card, error) {
 	if opts.N < 1 || opts.N > MaxQuestions {
 		return nil, errors.New("the number of questions must be between 1 and 20")
 	}
@@ -74,7 +74,8 @@ func Select(cards []*deck.Card, states map[string]srs.Card, now time.Time, opts 
 		}
 		weak := make(map[string]float64, len(pool))
 		for _, c := range pool {
-			weak[c.ID] = Weakness(s, states[c.ID], now)
+			st, _ := states.Get(c.ID)
+			weak[c.ID] = Weakness(s, st, now)
 		}
 		slices.SortStableFunc(pool, func(a, b *deck.Card) int { return cmp.Compare(weak[b.ID], weak[a.ID]) })
 	}

@@ -21,7 +21,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	d := s.deck()
 	u := userFrom(r.Context())
 	h := views.HomePage{Total: d.Len(), SignedIn: u != nil}
-	var states map[string]srs.Card
+	var states srs.States
 	if u != nil {
 		now := s.now()
 		var q queueView
@@ -43,7 +43,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 		for _, t := range d.Topics() {
 			ts := views.TopicSummary{Name: t.Name, Slug: t.Slug, Count: len(t.Cards)}
 			for _, c := range t.Cards {
-				if st, ok := states[c.ID]; ok && st.State != srs.New {
+				if st, ok := states.Get(c.ID); ok && st.State != srs.New {
 					ts.Studied++
 					if study.IsDue(st, now, end) {
 						ts.Due++
@@ -61,10 +61,10 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 }
 
 // homeNow sums up the queue for the home page's first lines.
-func homeNow(q queueView, cards []*deck.Card, states map[string]srs.Card, newPerDay int) views.HomeNow {
+func homeNow(q queueView, cards []*deck.Card, states srs.States, newPerDay int) views.HomeNow {
 	n := views.HomeNow{Due: q.learning + q.review, New: q.new, NewLimit: newPerDay}
 	for _, c := range cards {
-		if st, ok := states[c.ID]; !ok || st.State == srs.New {
+		if st, ok := states.Get(c.ID); !ok || st.State == srs.New {
 			n.Unseen++
 		}
 	}
@@ -73,10 +73,10 @@ func homeNow(q queueView, cards []*deck.Card, states map[string]srs.Card, newPer
 
 // nextReview is when the first studied card not due yet becomes due: a review card at the
 // start of its due day, as the study queue counts it; zero when there is none.
-func nextReview(cards []*deck.Card, states map[string]srs.Card, now time.Time, loc *time.Location) time.Time {
+func nextReview(cards []*deck.Card, states srs.States, now time.Time, loc *time.Location) time.Time {
 	var next time.Time
 	for _, c := range cards {
-		st, ok := states[c.ID]
+		st, ok := states.Get(c.ID)
 		if !ok || st.State == srs.New || !st.Due.After(now) {
 			continue
 		}
@@ -107,7 +107,8 @@ func (s *Server) topic(w http.ResponseWriter, r *http.Request) {
 		now := s.now()
 		end := study.DayEnd(now, userLocation(u))
 		for _, c := range t.Cards {
-			v.Status = append(v.Status, cardStatus(states[c.ID], now, end))
+			st, _ := states.Get(c.ID)
+			v.Status = append(v.Status, cardStatus(st, now, end))
 		}
 	}
 	s.render(w, r, http.StatusOK, views.Topic(s.page(r, t.Name), v))

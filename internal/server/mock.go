@@ -179,7 +179,7 @@ func (s *Server) mockCreate(w http.ResponseWriter, r *http.Request) {
 	} else {
 		st.Seed = rand.Uint64() >> 1
 	}
-	var states map[string]srs.Card
+	var states srs.States
 	if !st.Seeded {
 		if states, err = s.db.CardStates(r.Context(), u.ID); err != nil {
 			s.fail(w, r, err)

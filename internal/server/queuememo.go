@@ -25,17 +25,17 @@ type queueView struct {
 // built from changed: the same cards, limits and zone, no answer since (an answer drops the
 // user's progress), and a moment before the queue's Until. Otherwise a deck of 1,000 studied
 // cards costs a walk over the deck on every study and home page.
-func (s *Server) queueFor(ctx context.Context, u *store.User, cards []*deck.Card, now time.Time) (queueView, map[string]srs.Card, error) {
+func (s *Server) queueFor(ctx context.Context, u *store.User, cards []*deck.Card, now time.Time) (queueView, srs.States, error) {
 	memo, ticket := s.db.ProgressMemo(u.ID) // before the reads the queue is built from
 	states, err := s.db.CardStates(ctx, u.ID)
 	if err != nil {
-		return queueView{}, nil, err
+		return queueView{}, srs.States{}, err
 	}
 	loc := userLocation(u)
 	today := study.DayStart(study.Day(now, loc), loc)
 	newToday, err := s.db.NewIntroducedSince(ctx, u.ID, today)
 	if err != nil {
-		return queueView{}, nil, err
+		return queueView{}, srs.States{}, err
 	}
 	in := study.QueueInput{Cards: cards, States: states, Now: now, Loc: loc, NewLimit: u.Settings.NewPerDay, NewToday: newToday}
 	if m, ok := memo.(*queueMemo); ok && m.fits(in) {

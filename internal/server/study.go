@@ -164,7 +164,7 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 		s.renderStudy(w, r, v)
 		return
 	}
-	st := states[v.Card.ID]
+	st, _ := states.Get(v.Card.ID)
 	v.Kind = queueKind(st)
 	v.Reps = st.Reps
 	v.Revealed = revealed

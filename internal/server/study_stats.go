@@ -79,10 +79,11 @@ func retention(passed, total, answers int) views.Retention {
 
 // countByState counts the deck's cards per state; cards never answered are New. States of
 // cards no longer in the deck are left out.
-func countByState(cards []*deck.Card, states map[string]srs.Card) []views.StateCount {
+func countByState(cards []*deck.Card, states srs.States) []views.StateCount {
 	var n [4]int
 	for _, c := range cards {
-		st := states[c.ID].State
+		c, _ := states.Get(c.ID)
+		st := c.State
 		if st < srs.New || st > srs.Relearning {
 			st = srs.New
 		}
@@ -159,11 +160,11 @@ func minutesText(durMS int64) string {
 
 // buildForecast counts, for each of the next 30 study days, the deck cards that come due that
 // day; anything already due counts today.
-func buildForecast(cards []*deck.Card, states map[string]srs.Card, now time.Time, loc *time.Location) views.Forecast {
+func buildForecast(cards []*deck.Card, states srs.States, now time.Time, loc *time.Location) views.Forecast {
 	today := study.Day(now, loc)
 	var counts [forecastN]int
 	for _, c := range cards {
-		st, ok := states[c.ID]
+		st, ok := states.Get(c.ID)
 		if !ok || st.State == srs.New {
 			continue
 		}

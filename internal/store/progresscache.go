@@ -17,12 +17,13 @@ import (
 // `rehearse` commands touch accounts, never progress.
 
 // progressWeightMax bounds the cache by the rows it holds (card states, answers, recordings:
-// 100 users who each studied 1,000 cards). A card state takes about 280 bytes in its user's
-// map (measured: a 112-byte slot, and a map rounds its slots up to a power of two), so the
-// bound is some 28 MB of heap at most. Past it, other users' entries are forgotten until the
-// new rows fit. At 50,000 rows, with the whole cache dropped when full, 50 users with 1,000
-// studied cards each emptied it on every few requests: /study fell to ~450 req/s in
-// bench/run.sh's run after the ratings.
+// 100 users who each studied 1,000 cards). A card state takes about 70 bytes in its user's
+// srs.States (measured by TestCachedStatesAreCompact with bench/run.sh's 8-byte ids: a 48-byte
+// record, the id, its offset and the hash index; a map[string]srs.Card took 260), so the bound
+// is some 7 MB of heap at most, with no pointer in it for the collector to follow. Past it,
+// other users' entries are forgotten until the new rows fit. At 50,000 rows, with the whole
+// cache dropped when full, 50 users with 1,000 studied cards each emptied it on every few
+// requests: /study fell to ~450 req/s in bench/run.sh's run after the ratings.
 const progressWeightMax = 100_000
 
 // progressCardsMax bounds the cards kept per user for the card page; past it they start again.
@@ -43,8 +44,9 @@ type userProgress struct {
 	gen    uint64 // bumped by each write of the user's progress
 	weight int
 
-	states map[string]srs.Card // every card state; read-only once stored
-	cards  map[string]CardProgress
+	states     srs.States // every card state
+	haveStates bool
+	cards      map[string]CardProgress
 
 	newSince time.Time // newCount counts the new cards introduced since newSince
 	newCount int
@@ -125,14 +127,13 @@ func (c *progressCache) drop(userID int64) {
 }
 
 // cachedStates is the user's card states if loaded.
-func (c *progressCache) cachedStates(userID int64) (map[string]srs.Card, progressTicket) {
-	var m map[string]srs.Card
-	t := c.view(userID, func(u *userProgress) { m = u.states })
-	return m, t
+func (c *progressCache) cachedStates(userID int64) (m srs.States, ok bool, t progressTicket) {
+	t = c.view(userID, func(u *userProgress) { m, ok = u.states, u.haveStates })
+	return m, ok, t
 }
 
-func (c *progressCache) putStates(userID int64, t progressTicket, m map[string]srs.Card) {
-	c.store(userID, t, len(m), func(u *userProgress) { u.states = m })
+func (c *progressCache) putStates(userID int64, t progressTicket, m srs.States) {
+	c.store(userID, t, m.Len(), func(u *userProgress) { u.states, u.haveStates = m, true })
 }
 
 func (c *progressCache) cachedCard(userID int64, cardID string) (p CardProgress, ok bool, t progressTicket) {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
 	"testing"
 	"time"
@@ -27,9 +28,11 @@ func cachedView(t *testing.T, db *DB, uid int64, since time.Time) progressView {
 	ctx := context.Background()
 	v := progressView{Cards: map[string]CardProgress{}}
 	var err error
-	if v.States, err = db.CardStates(ctx, uid); err != nil {
+	st, err := db.CardStates(ctx, uid)
+	if err != nil {
 		t.Fatal(err)
 	}
+	v.States = maps.Collect(st.All())
 	for _, c := range viewCards {
 		if v.Cards[c], err = db.CardProgress(ctx, uid, c); err != nil {
 			t.Fatal(err)
@@ -47,9 +50,11 @@ func sqlView(t *testing.T, db *DB, uid int64, since time.Time) progressView {
 	ctx := context.Background()
 	v := progressView{Cards: map[string]CardProgress{}}
 	var err error
-	if v.States, err = db.loadCardStates(ctx, uid); err != nil {
+	st, err := db.loadCardStates(ctx, uid)
+	if err != nil {
 		t.Fatal(err)
 	}
+	v.States = maps.Collect(st.All())
 	for _, c := range viewCards {
 		if v.Cards[c], err = db.loadCardProgress(ctx, uid, c); err != nil {
 			t.Fatal(err)
@@ -151,8 +156,8 @@ func TestProgressCacheServesFromMemory(t *testing.T) {
 	if _, err := db.w.ExecContext(ctx, `UPDATE card_states SET reps = 99 WHERE user_id = ?`, uid); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := db.CardStates(ctx, uid); st["c1"].Reps != 1 {
-		t.Fatalf("reps %d: the states were read again", st["c1"].Reps)
+	if st, _ := db.CardStates(ctx, uid); reps(st, "c1") != 1 {
+		t.Fatalf("reps %d: the states were read again", reps(st, "c1"))
 	}
 	if p, _ := db.CardProgress(ctx, uid, "c1"); p.State.Reps != 1 {
 		t.Fatalf("reps %d: the card progress was read again", p.State.Reps)
@@ -161,30 +166,35 @@ func TestProgressCacheServesFromMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	answer(t, db, uid, "c1", srs.Good, t0.Add(time.Hour), ModeStudy)
-	if st, _ := db.CardStates(ctx, uid); st["c1"].Reps != 2 {
-		t.Fatalf("reps %d after a write, want 2", st["c1"].Reps)
+	if st, _ := db.CardStates(ctx, uid); reps(st, "c1") != 2 {
+		t.Fatalf("reps %d after a write, want 2", reps(st, "c1"))
 	}
+}
+
+func reps(st srs.States, id string) int {
+	c, _ := st.Get(id)
+	return c.Reps
 }
 
 // A read that loaded its rows before a write committed is not kept once the write has dropped
 // the entry; nor after the cache started again.
 func TestProgressCacheDropsARacingRead(t *testing.T) {
 	var c progressCache
-	_, tk := c.cachedStates(1)
+	_, _, tk := c.cachedStates(1)
 	c.drop(1)
-	c.putStates(1, tk, map[string]srs.Card{"old": {}})
-	if m, _ := c.cachedStates(1); m != nil {
+	c.putStates(1, tk, srs.StatesOf(map[string]srs.Card{"old": {}}))
+	if _, ok, _ := c.cachedStates(1); ok {
 		t.Fatal("a read older than a write was kept")
 	}
-	_, tk = c.cachedStates(1)
-	c.putStates(1, tk, map[string]srs.Card{"new": {}})
-	if m, _ := c.cachedStates(1); m == nil {
+	_, _, tk = c.cachedStates(1)
+	c.putStates(1, tk, srs.StatesOf(map[string]srs.Card{"new": {}}))
+	if _, ok, _ := c.cachedStates(1); !ok {
 		t.Fatal("a read with nothing in between was not kept")
 	}
-	_, tk = c.cachedStates(2)
+	_, _, tk = c.cachedStates(2)
 	c.epoch++ // what a full cache does
-	c.putStates(2, tk, map[string]srs.Card{})
-	if m, _ := c.cachedStates(2); m != nil {
+	c.putStates(2, tk, srs.States{})
+	if _, ok, _ := c.cachedStates(2); ok {
 		t.Fatal("a read from before the cache started again was kept")
 	}
 }
@@ -193,32 +203,32 @@ func TestProgressCacheDropsARacingRead(t *testing.T) {
 // a read that began before the forgetting is not kept.
 func TestProgressCacheFullForgetsOthers(t *testing.T) {
 	var c progressCache
-	states := func(n int) map[string]srs.Card {
-		m := map[string]srs.Card{}
+	states := func(n int) srs.States {
+		var b srs.StatesBuilder
 		for i := range n {
-			m[fmt.Sprint(i)] = srs.Card{}
+			b.Add(fmt.Sprint(i), srs.Card{})
 		}
-		return m
+		return b.States()
 	}
 	per := progressWeightMax / 4
 	for id := int64(1); id <= 4; id++ { // exactly full
-		_, tk := c.cachedStates(id)
+		_, _, tk := c.cachedStates(id)
 		c.putStates(id, tk, states(per))
 	}
-	_, early := c.cachedStates(6) // a read in flight while the cache fills
-	_, tk := c.cachedStates(5)
+	_, _, early := c.cachedStates(6) // a read in flight while the cache fills
+	_, _, tk := c.cachedStates(5)
 	c.putStates(5, tk, states(per))
 	kept := 0
 	for id := int64(1); id <= 5; id++ {
-		if m, _ := c.cachedStates(id); m != nil {
+		if _, ok, _ := c.cachedStates(id); ok {
 			kept++
 		}
 	}
-	if m, _ := c.cachedStates(5); m == nil || kept != 4 || c.weight != progressWeightMax {
-		t.Fatalf("after one user too many: newcomer kept %v, %d of 5 users kept, weight %d", m != nil, kept, c.weight)
+	if _, ok, _ := c.cachedStates(5); !ok || kept != 4 || c.weight != progressWeightMax {
+		t.Fatalf("after one user too many: newcomer kept %v, %d of 5 users kept, weight %d", ok, kept, c.weight)
 	}
 	c.putStates(6, early, states(1))
-	if m, _ := c.cachedStates(6); m != nil {
+	if _, ok, _ := c.cachedStates(6); ok {
 		t.Fatal("a read from before other users were forgotten was kept")
 	}
 }

@@ -114,36 +114,39 @@ func (db *DB) CardState(ctx context.Context, userID int64, cardID string) (c srs
 }
 
 // CardStates returns every stored card state of a user by card id, including cards no longer
-// in the deck. The map is shared (progresscache.go): callers must not change it.
-func (db *DB) CardStates(ctx context.Context, userID int64) (map[string]srs.Card, error) {
-	m, t := db.progress.cachedStates(userID)
-	if m != nil {
+// in the deck. They are kept in memory with the user's progress (progresscache.go).
+func (db *DB) CardStates(ctx context.Context, userID int64) (srs.States, error) {
+	m, ok, t := db.progress.cachedStates(userID)
+	if ok {
 		return m, nil
 	}
 	m, err := db.loadCardStates(ctx, userID)
 	if err != nil {
-		return nil, err
+		return srs.States{}, err
 	}
 	db.progress.putStates(userID, t, m)
 	return m, nil
 }
 
-func (db *DB) loadCardStates(ctx context.Context, userID int64) (map[string]srs.Card, error) {
+func (db *DB) loadCardStates(ctx context.Context, userID int64) (srs.States, error) {
 	rows, err := db.query(ctx, `SELECT card_id, `+cardCols+` FROM card_states WHERE user_id = ?`, userID)
 	if err != nil {
-		return nil, err
+		return srs.States{}, err
 	}
 	defer rows.Close()
-	out := map[string]srs.Card{}
+	var b srs.StatesBuilder
 	for rows.Next() {
 		var id string
 		c, err := scanCard(rows, &id)
 		if err != nil {
-			return nil, err
+			return srs.States{}, err
 		}
-		out[id] = c
+		b.Add(id, c)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return srs.States{}, err
+	}
+	return b.States(), nil
 }
 
 const reviewCols = `id, card_id, rating, reviewed_at, state_before, step_before, stability_before,

@@ -147,14 +147,14 @@ func TestProgressSurvivesCardRemoval(t *testing.T) {
 	answer(t, db, uid, "removed-card", srs.Good, t0, ModeStudy)
 	// The store never prunes by deck: the state and history stay for whenever the id returns.
 	states, err := db.CardStates(ctx, uid)
-	if err != nil || states["removed-card"].Reps != 1 {
+	if c, _ := states.Get("removed-card"); err != nil || c.Reps != 1 {
 		t.Fatalf("states %v %v", states, err)
 	}
 	if h, _ := db.ReviewHistory(ctx, uid, "removed-card"); len(h) != 1 {
 		t.Fatal("history lost")
 	}
 	other, _ := db.CreateUser(ctx, "kim", "h", RoleMember, t0)
-	if s, _ := db.CardStates(ctx, other.ID); len(s) != 0 {
+	if s, _ := db.CardStates(ctx, other.ID); s.Len() != 0 {
 		t.Fatal("states leak between users")
 	}
 }

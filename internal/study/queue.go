@@ -15,8 +15,8 @@ const LearnAhead = 20 * time.Minute
 
 // QueueInput is everything the study queue depends on; building it is pure.
 type QueueInput struct {
-	Cards    []*deck.Card        // candidates in deck order (already filtered by topic or tag)
-	States   map[string]srs.Card // the user's stored states by card id
+	Cards    []*deck.Card // candidates in deck order (already filtered by topic or tag)
+	States   srs.States   // the user's stored states by card id
 	Now      time.Time
 	Loc      *time.Location // the user's time zone
 	NewLimit int            // new cards per day
@@ -65,7 +65,7 @@ func BuildQueue(in QueueInput) Queue {
 	end := DayEnd(in.Now, in.Loc)
 	newLeft := max(in.NewLimit-in.NewToday, 0)
 	q.Until = end
-	if len(in.States) == 0 { // nothing studied yet: every card is new, and the loop below finds only that
+	if in.States.Len() == 0 { // nothing studied yet: every card is new, and the loop below finds only that
 		if n := min(newLeft, len(in.Cards)); n > 0 {
 			q.New = in.Cards[:n:n] // shared, read-only like the rest of the queue; appending copies
 		} else if len(in.Cards) > 0 && in.NewLimit > 0 {
@@ -82,7 +82,7 @@ func BuildQueue(in QueueInput) Queue {
 		}
 	}
 	for i, c := range in.Cards {
-		st, seen := in.States[c.ID]
+		st, seen := in.States.Get(c.ID)
 		switch {
 		case !seen || st.State == srs.New:
 			if len(q.New) < newLeft {

@@ -49,7 +49,7 @@ func TestBuildQueueOrder(t *testing.T) {
 		"r-tomorrow": st(srs.Review, now.Add(20*time.Hour)), // 06:00 tomorrow
 		"gone":       st(srs.Learning, now.Add(-time.Hour)), // not in the deck: ignored
 	}
-	q := BuildQueue(QueueInput{Cards: cards, States: states, Now: now, Loc: time.UTC, NewLimit: 2})
+	q := BuildQueue(QueueInput{Cards: cards, States: srs.StatesOf(states), Now: now, Loc: time.UTC, NewLimit: 2})
 	if !sameIDs(ids(q.Learning), "l-early", "l-late") || !sameIDs(ids(q.Review), "r-early", "r-late") ||
 		!sameIDs(ids(q.New), "n1", "n2") {
 		t.Fatalf("queue learning=%v review=%v new=%v", ids(q.Learning), ids(q.Review), ids(q.New))
@@ -58,7 +58,7 @@ func TestBuildQueueOrder(t *testing.T) {
 		t.Fatalf("next %s, NextAt %v", q.Next().ID, q.NextAt)
 	}
 	// New cards already introduced today use up the limit.
-	q = BuildQueue(QueueInput{Cards: cards, States: states, Now: now, Loc: time.UTC, NewLimit: 2, NewToday: 1})
+	q = BuildQueue(QueueInput{Cards: cards, States: srs.StatesOf(states), Now: now, Loc: time.UTC, NewLimit: 2, NewToday: 1})
 	if !sameIDs(ids(q.New), "n1") {
 		t.Fatalf("new with 1 of 2 used: %v", ids(q.New))
 	}
@@ -71,19 +71,19 @@ func TestBuildQueueDoneAndLearnAhead(t *testing.T) {
 		"a": {State: srs.Learning, Stability: 1, Due: now.Add(30 * time.Minute), Reps: 1},
 		"b": {State: srs.Review, Stability: 9, Due: now.Add(3 * 24 * time.Hour), Reps: 3},
 	}
-	q := BuildQueue(QueueInput{Cards: cards, States: states, Now: now, Loc: time.UTC, NewLimit: 1, NewToday: 1})
+	q := BuildQueue(QueueInput{Cards: cards, States: srs.StatesOf(states), Now: now, Loc: time.UTC, NewLimit: 1, NewToday: 1})
 	if q.Next() != nil || !q.NextAt.Equal(now.Add(30*time.Minute)) {
 		t.Fatalf("done queue: next=%v NextAt=%v, want the learning card's due time", q.Next(), q.NextAt)
 	}
 	// Within 20 minutes of a learning card and nothing else left: show it early.
 	states["a"] = srs.Card{State: srs.Learning, Stability: 1, Due: now.Add(5 * time.Minute), Reps: 1}
-	q = BuildQueue(QueueInput{Cards: cards, States: states, Now: now, Loc: time.UTC, NewLimit: 1, NewToday: 1})
+	q = BuildQueue(QueueInput{Cards: cards, States: srs.StatesOf(states), Now: now, Loc: time.UTC, NewLimit: 1, NewToday: 1})
 	if q.Next() == nil || q.Next().ID != "a" {
 		t.Fatalf("learn-ahead did not show the card due in 5 minutes")
 	}
 	// Only review cards left, due in 3 days: next is the 04:00 rollover of that day.
 	delete(states, "a")
-	q = BuildQueue(QueueInput{Cards: cards, States: states, Now: now, Loc: time.UTC, NewLimit: 0})
+	q = BuildQueue(QueueInput{Cards: cards, States: srs.StatesOf(states), Now: now, Loc: time.UTC, NewLimit: 0})
 	if want := time.Date(2026, 11, 5, 4, 0, 0, 0, time.UTC); !q.NextAt.Equal(want) {
 		t.Fatalf("NextAt %v, want %v", q.NextAt, want)
 	}
@@ -102,17 +102,17 @@ func TestBuildQueueDayBoundaryNewYork(t *testing.T) {
 		"at-0330": {State: srs.Review, Stability: 2, Due: time.Date(2026, 11, 3, 3, 30, 0, 0, ny), Reps: 2},
 		"at-0500": {State: srs.Review, Stability: 2, Due: time.Date(2026, 11, 3, 5, 0, 0, 0, ny), Reps: 2},
 	}
-	q := BuildQueue(QueueInput{Cards: cards, States: states, Now: now, Loc: ny})
+	q := BuildQueue(QueueInput{Cards: cards, States: srs.StatesOf(states), Now: now, Loc: ny})
 	if !sameIDs(ids(q.Review), "at-0330") {
 		t.Fatalf("due today in New York: %v, want only at-0330", ids(q.Review))
 	}
 	// For a user in UTC the same instant is 04:30 on Nov 3, a day that ends at 04:00 Nov 4: both
 	// cards (08:30 and 10:00 UTC) are due.
-	if q := BuildQueue(QueueInput{Cards: cards, States: states, Now: now, Loc: time.UTC}); len(q.Review) != 2 {
+	if q := BuildQueue(QueueInput{Cards: cards, States: srs.StatesOf(states), Now: now, Loc: time.UTC}); len(q.Review) != 2 {
 		t.Fatalf("due today in UTC: %v, want both", ids(q.Review))
 	}
 	// In New York, once 04:00 passes the 05:00 card is due too.
-	if q := BuildQueue(QueueInput{Cards: cards, States: states, Now: time.Date(2026, 11, 3, 4, 0, 0, 0, ny), Loc: ny}); len(q.Review) != 2 {
+	if q := BuildQueue(QueueInput{Cards: cards, States: srs.StatesOf(states), Now: time.Date(2026, 11, 3, 4, 0, 0, 0, ny), Loc: ny}); len(q.Review) != 2 {
 		t.Fatalf("after the rollover in New York: %v, want both", ids(q.Review))
 	}
 }
@@ -135,7 +135,7 @@ func BenchmarkBuildQueueWithHistory(b *testing.B) {
 			states[c.ID] = srs.Card{State: state, Stability: 3, Difficulty: 5, Due: due, Reps: 2}
 		}
 	}
-	in := QueueInput{Cards: cards, States: states, Now: now, Loc: time.UTC, NewLimit: 20}
+	in := QueueInput{Cards: cards, States: srs.StatesOf(states), Now: now, Loc: time.UTC, NewLimit: 20}
 	for b.Loop() {
 		BuildQueue(in)
 	}
@@ -155,7 +155,7 @@ func TestBuildQueueWithoutStatesMatchesTheLoop(t *testing.T) {
 			for _, today := range []int{0, 2, 25} {
 				in := QueueInput{Cards: cards, Now: now, Loc: time.UTC, NewLimit: limit, NewToday: today}
 				fast := BuildQueue(in)
-				in.States = other
+				in.States = srs.StatesOf(other)
 				slow := BuildQueue(in)
 				if !sameIDs(ids(fast.New), ids(slow.New)...) || len(fast.Learning)+len(fast.Review) != 0 || !fast.NextAt.Equal(slow.NextAt) {
 					t.Errorf("%d cards, limit %d, %d today: new %v next %v; the loop: new %v next %v",
@@ -187,7 +187,7 @@ func TestQueueStaysTheSameUntilItsUntil(t *testing.T) {
 			states[c.ID] = srs.Card{State: st, Stability: 3, Difficulty: 5, Due: due, Reps: 1}
 		}
 		loc := []*time.Location{time.UTC, ny}[rng.IntN(2)]
-		in := QueueInput{Cards: cards, States: states, Now: base, Loc: loc, NewLimit: rng.IntN(3), NewToday: rng.IntN(2)}
+		in := QueueInput{Cards: cards, States: srs.StatesOf(states), Now: base, Loc: loc, NewLimit: rng.IntN(3), NewToday: rng.IntN(2)}
 		q := BuildQueue(in)
 		if !q.Until.After(in.Now) {
 			t.Fatalf("Until %v is not after now %v", q.Until, in.Now)

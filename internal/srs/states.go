@@ -1,0 +1,189 @@
+package srs
+
+import (
+	"hash/maphash"
+	"iter"
+	"math"
+	"time"
+)
+
+// States is a read-only set of card states by card id, as a user's stored progress: servers
+// keep one per signed-in user in memory, so it is laid out to be small and free of pointers
+// the collector would scan. A map[string]Card of 1,000 states costs some 260 bytes a state
+// (a 112-byte slot, slots rounded up to a power of two, and the id's own allocation); here a
+// state is a 48-byte record, its id's bytes in one shared string, a 4-byte end offset and 8 to
+// 16 bytes of hash index: about 70 bytes with 8-byte ids. Get returns exactly the Card that
+// was added, location included. The zero value is empty; a States is safe to share between
+// goroutines.
+type States struct{ t *statesTable }
+
+type statesTable struct {
+	ids   string   // every id, one after another
+	ends  []uint32 // ends[i]: where record i's id ends in ids
+	recs  []packedCard
+	extra []Card   // the states that do not pack exactly (see pack), in order
+	slots []uint32 // open addressing, a power of two at most half full: 1 + record index, 0 free
+	n     int      // distinct ids
+}
+
+// packedCard is a Card with its times as Unix milliseconds (0 for the zero time), read back
+// as UTC: the form the database stores, so every state read from it packs. A Card that would
+// not come back equal is kept whole in extra, and its record's state is extraState with reps
+// its index there.
+type packedCard struct {
+	due, last             int64
+	stability, difficulty float64
+	reps, lapses, step    int32
+	state                 uint8
+}
+
+const extraState = math.MaxUint8
+
+// statesSeed only places ids in the hash index (and so orders All), as a map's seed does.
+var statesSeed = maphash.MakeSeed()
+
+func pack(c Card) (packedCard, bool) {
+	p := packedCard{due: unixMS(c.Due), last: unixMS(c.LastReview), stability: c.Stability,
+		difficulty: c.Difficulty, reps: int32(c.Reps), lapses: int32(c.Lapses), step: int32(c.Step),
+		state: uint8(c.State)}
+	return p, p.state != extraState && p.unpack() == c
+}
+
+func (p *packedCard) unpack() Card {
+	return Card{State: State(p.state), Step: int(p.step), Stability: p.stability, Difficulty: p.difficulty,
+		Due: fromUnixMS(p.due), LastReview: fromUnixMS(p.last), Reps: int(p.reps), Lapses: int(p.lapses)}
+}
+
+func unixMS(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func fromUnixMS(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
+}
+
+// StatesBuilder collects states for a States; its zero value is ready to use.
+type StatesBuilder struct {
+	ids []byte
+	t   statesTable
+}
+
+// Add adds the state of the card id; if the id was added before, this state replaces it.
+func (b *StatesBuilder) Add(id string, c Card) {
+	p, ok := pack(c)
+	if !ok {
+		p = packedCard{state: extraState, reps: int32(len(b.t.extra))}
+		b.t.extra = append(b.t.extra, c)
+	}
+	b.ids = append(b.ids, id...)
+	b.t.ends = append(b.t.ends, uint32(len(b.ids)))
+	b.t.recs = append(b.t.recs, p)
+}
+
+// States returns what was added, and empties the builder.
+func (b *StatesBuilder) States() States {
+	t, ids := b.t, b.ids
+	*b = StatesBuilder{}
+	if len(t.recs) == 0 {
+		return States{}
+	}
+	// Copies of exact length: a builder's slices have room to grow, kept for as long as the States.
+	t.ids, t.ends, t.recs = string(ids), clone(t.ends), clone(t.recs)
+	if t.extra != nil {
+		t.extra = clone(t.extra)
+	}
+	size := 2
+	for size < 2*len(t.recs) {
+		size *= 2
+	}
+	t.slots = make([]uint32, size)
+	for i := range t.recs {
+		s, found := t.find(t.id(i))
+		if !found {
+			t.n++
+		}
+		t.slots[s] = uint32(i) + 1
+	}
+	return States{&t}
+}
+
+func clone[T any](s []T) []T { return append(make([]T, 0, len(s)), s...) }
+
+// StatesOf returns the states in m.
+func StatesOf(m map[string]Card) States {
+	var b StatesBuilder
+	for id, c := range m {
+		b.Add(id, c)
+	}
+	return b.States()
+}
+
+func (t *statesTable) id(i int) string {
+	start := uint32(0)
+	if i > 0 {
+		start = t.ends[i-1]
+	}
+	return t.ids[start:t.ends[i]]
+}
+
+func (t *statesTable) card(i int) Card {
+	if p := &t.recs[i]; p.state != extraState {
+		return p.unpack()
+	}
+	return t.extra[t.recs[i].reps]
+}
+
+// find returns the slot holding id, or the free slot where it belongs. The table is at most
+// half full, so the probe meets a free slot.
+func (t *statesTable) find(id string) (slot uint64, found bool) {
+	mask := uint64(len(t.slots) - 1)
+	for s := maphash.String(statesSeed, id) & mask; ; s = (s + 1) & mask {
+		k := t.slots[s]
+		if k == 0 {
+			return s, false
+		}
+		if t.id(int(k-1)) == id {
+			return s, true
+		}
+	}
+}
+
+// Get returns the state of the card id, and whether there is one.
+func (s States) Get(id string) (Card, bool) {
+	if s.t == nil {
+		return Card{}, false
+	}
+	slot, ok := s.t.find(id)
+	if !ok {
+		return Card{}, false
+	}
+	return s.t.card(int(s.t.slots[slot] - 1)), true
+}
+
+// Len returns the number of cards with a state.
+func (s States) Len() int {
+	if s.t == nil {
+		return 0
+	}
+	return s.t.n
+}
+
+// All yields every card id with its state, in no particular order.
+func (s States) All() iter.Seq2[string, Card] {
+	return func(yield func(string, Card) bool) {
+		if s.t == nil {
+			return
+		}
+		for _, k := range s.t.slots {
+			if k != 0 && !yield(s.t.id(int(k-1)), s.t.card(int(k-1))) {
+				return
+			}
+		}
+	}
+}
