@@ -11,7 +11,7 @@ import (
 // keep one per signed-in user in memory, so it is laid out to be small and free of pointers
 // the collector would scan. A map[string]Card of 1,000 states costs some 260 bytes a state
 // (a 112-byte slot, slots rounded up to a power of two, and the id's own allocation); here a
-// state is a 48-byte record, its id's bytes in one shared string, a 4-byte end offset and 8 to
+// state is a 48-byte record, its id's bytes in one shared string, a 4-byte offset and 8 to
 // 16 bytes of hash index: about 70 bytes with 8-byte ids. Get returns exactly the Card that
 // was added, location included. The zero value is empty; a States is safe to share between
 // goroutines.
@@ -19,7 +19,7 @@ type States struct{ t *statesTable }
 
 type statesTable struct {
 	ids   string   // every id, one after another
-	ends  []uint32 // ends[i]: where record i's id ends in ids
+	offs  []uint32 // record i's id is ids[offs[i]:offs[i+1]] (so ids stay under 4 GiB)
 	recs  []packedCard
 	extra []Card   // the states that do not pack exactly (see pack), in order
 	slots []uint32 // open addressing, a power of two at most half full: 1 + record index, 0 free
@@ -82,7 +82,10 @@ func (b *StatesBuilder) Add(id string, c Card) {
 		b.t.extra = append(b.t.extra, c)
 	}
 	b.ids = append(b.ids, id...)
-	b.t.ends = append(b.t.ends, uint32(len(b.ids)))
+	if b.t.offs == nil {
+		b.t.offs = []uint32{0}
+	}
+	b.t.offs = append(b.t.offs, uint32(len(b.ids)))
 	b.t.recs = append(b.t.recs, p)
 }
 
@@ -94,7 +97,7 @@ func (b *StatesBuilder) States() States {
 		return States{}
 	}
 	// Copies of exact length: a builder's slices have room to grow, kept for as long as the States.
-	t.ids, t.ends, t.recs = string(ids), clone(t.ends), clone(t.recs)
+	t.ids, t.offs, t.recs = string(ids), clone(t.offs), clone(t.recs)
 	if t.extra != nil {
 		t.extra = clone(t.extra)
 	}
@@ -124,13 +127,7 @@ func StatesOf(m map[string]Card) States {
 	return b.States()
 }
 
-func (t *statesTable) id(i int) string {
-	start := uint32(0)
-	if i > 0 {
-		start = t.ends[i-1]
-	}
-	return t.ids[start:t.ends[i]]
-}
+func (t *statesTable) id(i int) string { return t.ids[t.offs[i]:t.offs[i+1]] }
 
 func (t *statesTable) card(i int) Card {
 	if p := &t.recs[i]; p.state != extraState {
@@ -156,14 +153,20 @@ func (t *statesTable) find(id string) (slot uint64, found bool) {
 
 // Get returns the state of the card id, and whether there is one.
 func (s States) Get(id string) (Card, bool) {
-	if s.t == nil {
+	t := s.t
+	if t == nil {
 		return Card{}, false
 	}
-	slot, ok := s.t.find(id)
-	if !ok {
-		return Card{}, false
+	mask := uint64(len(t.slots) - 1)
+	for i := maphash.String(statesSeed, id) & mask; ; i = (i + 1) & mask {
+		k := int(t.slots[i])
+		if k == 0 {
+			return Card{}, false
+		}
+		if t.id(k-1) == id {
+			return t.card(k - 1), true
+		}
 	}
-	return s.t.card(int(s.t.slots[slot] - 1)), true
 }
 
 // Len returns the number of cards with a state.
