@@ -82,8 +82,8 @@ func retention(passed, total, answers int) views.Retention {
 func countByState(cards []*deck.Card, states srs.States) []views.StateCount {
 	var n [4]int
 	for _, c := range cards {
-		c, _ := states.Get(c.ID)
-		st := c.State
+		cs, _ := states.Get(c.ID)
+		st := cs.State
 		if st < srs.New || st > srs.Relearning {
 			st = srs.New
 		}
