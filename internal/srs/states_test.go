@@ -108,3 +108,36 @@ func TestStatesBuilder(t *testing.T) {
 		t.Fatal("the builder was not emptied")
 	}
 }
+
+// With matches a map given the same changes, one at a time: replacing a state, adding an id,
+// a state that does not pack, starting from empty; the States it was called on stays as it was.
+func TestStatesWithMatchesAMap(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	want := map[string]Card{}
+	var st States
+	for i := range 400 {
+		id := fmt.Sprintf("card-%d", r.IntN(60)) // mostly ids already there
+		c := dbCard(r)
+		if i%50 == 7 { // another zone: kept whole
+			c.Due = time.UnixMilli(int64(i) * 1000).In(time.FixedZone("x", 3600))
+		}
+		before, old := st, maps.Clone(want)
+		st, want[id] = st.With(id, c), c
+		if st.Len() != len(want) {
+			t.Fatalf("step %d: Len %d, want %d", i, st.Len(), len(want))
+		}
+		for k, w := range want {
+			if g, ok := st.Get(k); !ok || g != w {
+				t.Fatalf("step %d, %s: got %+v, want %+v", i, k, g, w)
+			}
+		}
+		if before.Len() != len(old) {
+			t.Fatalf("step %d: the old States changed length", i)
+		}
+		for k, w := range old {
+			if g, _ := before.Get(k); g != w {
+				t.Fatalf("step %d: the old States changed at %s", i, k)
+			}
+		}
+	}
+}

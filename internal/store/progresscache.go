@@ -126,6 +126,26 @@ func (c *progressCache) drop(userID int64) {
 	}
 }
 
+// answered records a committed answer: like drop, except that loaded card states are kept,
+// with the card's new state, rather than read again on the next page (a study page after an
+// answer, for a user with 1,000 studied cards, spent most of its 10 ms on that read).
+func (c *progressCache) answered(userID int64, cardID string, after srs.Card) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	u := c.users[userID]
+	if u == nil {
+		return
+	}
+	states, had := u.states, u.haveStates
+	c.weight -= u.weight
+	*u = userProgress{gen: u.gen + 1}
+	if had && c.weight+states.Len()+1 <= progressWeightMax {
+		u.states, u.haveStates = states.With(cardID, after), true
+		u.weight = u.states.Len()
+		c.weight += u.weight
+	}
+}
+
 // cachedStates is the user's card states if loaded.
 func (c *progressCache) cachedStates(userID int64) (m srs.States, ok bool, t progressTicket) {
 	t = c.view(userID, func(u *userProgress) { m, ok = u.states, u.haveStates })

@@ -31,9 +31,10 @@ type reviewJob struct {
 	a      study.Logged
 	next   func(before srs.Card) (srs.Card, error)
 
-	id   int64
-	err  error
-	done chan struct{}
+	id    int64
+	after srs.Card // the state written, as the database keeps it (whole milliseconds, UTC)
+	err   error
+	done  chan struct{}
 }
 
 type reviewQueue struct {
@@ -114,7 +115,11 @@ func (db *DB) writeReviews() {
 		}
 		db.writeBatch(batch)
 		for _, j := range batch {
-			db.progress.drop(j.userID) // committed (or failed): progresscache.go
+			if j.err == nil && j.id != 0 { // committed: the cached states take the new one (progresscache.go)
+				db.progress.answered(j.userID, j.cardID, j.after)
+			} else {
+				db.progress.drop(j.userID)
+			}
 			close(j.done)
 		}
 		clear(batch) // drop the requests' contexts and closures until the next batch
@@ -193,6 +198,8 @@ func (b boundReview) apply(ctx context.Context, j *reviewJob) (id int64, wrote b
 		ms(after.Due), ms(after.LastReview), after.Reps, after.Lapses); err != nil {
 		return 0, true, err
 	}
+	j.after = after
+	j.after.Due, j.after.LastReview = fromMS(ms(after.Due)), fromMS(ms(after.LastReview)) // as a read gives it back
 	a := j.a
 	var elapsed float64
 	if !before.LastReview.IsZero() {
