@@ -1,5 +1,7 @@
 -- wrk script: POST /study/answer as many distinct users, each request rating a card.
--- usage: wrk -tT ... -s bench/rate.lua URL -- COOKIEFILE NCARDS T
+-- usage: wrk -tT ... -s bench/rate.lua URL -- COOKIEFILE NCARDS T [swap]
+-- With "swap", each answer asks for the next card's page in its response (X-Rehearse-Swap), as
+-- the browser's study.js does.
 -- COOKIEFILE holds one session token per line. Thread k takes users k, k+T, k+2T...; its
 -- requests cycle through its users first and its cards second, so the requests in flight at
 -- once belong to different users, and one user's concurrent requests rate different cards (no
@@ -11,7 +13,7 @@ function setup(thread)
   next_tid = next_tid + 1
 end
 
-local users, ncards, i = {}, 0, 0
+local users, ncards, i, swap = {}, 0, 0, false
 
 function init(args)
   local nthreads, n = tonumber(args[3]), 0
@@ -20,6 +22,7 @@ function init(args)
     n = n + 1
   end
   ncards = tonumber(args[2])
+  swap = args[4] == "swap"
 end
 
 function request()
@@ -33,5 +36,6 @@ function request()
   for k, v in pairs(wrk.headers) do headers[k] = v end
   headers["Content-Type"] = "application/x-www-form-urlencoded"
   headers["Cookie"] = "rehearse_session=" .. u
+  if swap then headers["X-Rehearse-Swap"] = "1" end
   return wrk.format("POST", "/study/answer", headers, body)
 end

@@ -175,6 +175,7 @@ for r in $(seq "$ROUNDS"); do
 	echo "${RAW%% *}" >"$TMP/raw.$r"
 	wrkrun "rate.$r" -c"$USERS" -s bench/rate.lua "$URL" -- "$TMP/cookies" "$CARDS" "$THREADS"
 	wrkrun "rate_json.$r" -c"$USERS" -H 'Accept: application/json' -s bench/rate.lua "$URL" -- "$TMP/cookies" "$CARDS" "$THREADS"
+	wrkrun "rate_swap.$r" -c"$USERS" "${GZ[@]}" -s bench/rate.lua "$URL" -- "$TMP/cookies" "$CARDS" "$THREADS" swap
 done
 after=$(sqlite3 "$TMP/data/rehearse.db" 'SELECT count(*) FROM review_log')
 # The same answers offered at a fixed rate (open loop): the target's own terms.
@@ -215,7 +216,7 @@ NG=$(median $(across rps nginx))
 # shellcheck disable=SC2046
 RAW_TPS=$(median $(across raws raw))
 sent=0
-for n in $(across total rate) $(across total rate_json); do sent=$((sent + n)); done
+for n in $(across total rate) $(across total rate_json) $(across total rate_swap); do sent=$((sent + n)); done
 echo
 echo "machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "deck: $CARDS cards; page $CARD = $PAGE_BYTES bytes ($GZ_BYTES gzipped by rehearse, $NGINX_GZ by nginx); wrk -t$THREADS -d$DUR × $ROUNDS rounds"
@@ -232,6 +233,7 @@ printf '%-44s %10s %10s %8s %8s  %-16s %s\n' "/study, the same users with histor
 printf '%-44s %10s %10s %8s %8s  %-16s %s\n' "raw SQLite review transactions" "$RAW_TPS" "" "" "1.00" "$(across raws raw)" "baseline"
 row "rating POST, form + redirect, $USERS users" rate raw "× raw, goal ≥ 0.8"
 row "rating POST, JSON, $USERS users" rate_json raw "× raw, goal ≥ 0.8"
+row "rating POST as the browser sends it" rate_swap raw "× raw (answer + the next card's page)"
 echo
 echo "ratings at a fixed rate: $OPEN"
 echo "ratings: wrk sent $sent, review_log grew by $((after - before)) rows"
