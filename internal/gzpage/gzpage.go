@@ -28,14 +28,24 @@ type Part struct {
 	size     int64  // length of the markup
 }
 
-// NewPart compresses markup for splicing, at the best level: it is done once per part.
+// NewPart compresses markup for splicing, at the best level: it is done once per part, but a
+// server makes a part for each card body it shows (1,000 on a first pass through the deck), so
+// the writer, a megabyte of tables, comes from a pool rather than being made for each.
 func NewPart(markup []byte) *Part {
 	var b bytes.Buffer
-	fw, _ := flate.NewWriter(&b, flate.BestCompression) // the level is valid: no error
-	fw.Write(markup)                                    // a bytes.Buffer does not fail
+	fw := partWriters.Get().(*flate.Writer)
+	fw.Reset(&b)
+	fw.Write(markup) // a bytes.Buffer does not fail
 	fw.Flush()
+	fw.Reset(io.Discard) // hold no buffer of ours while pooled
+	partWriters.Put(fw)
 	return &Part{deflated: bytes.Clone(b.Bytes()), crc: crc32.ChecksumIEEE(markup), size: int64(len(markup))}
 }
+
+var partWriters = sync.Pool{New: func() any {
+	fw, _ := flate.NewWriter(io.Discard, flate.BestCompression) // the level is valid: no error
+	return fw
+}}
 
 // Bytes is the memory the part holds.
 func (p *Part) Bytes() int { return len(p.deflated) }

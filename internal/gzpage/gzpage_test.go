@@ -9,6 +9,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/flate"
 )
 
 func TestCombineMatchesChecksumOfConcatenation(t *testing.T) {
@@ -227,6 +229,41 @@ func TestTemplateReplayIsTheFreshStream(t *testing.T) {
 		var none bytes.Buffer
 		if tmpl.Replay(&none, []byte(c.old+"x"), []byte(c.new)) || none.Len() != 0 {
 			t.Fatalf("a replay for markup the holes did not hold went ahead (%d bytes)", none.Len())
+		}
+	}
+}
+
+// A recorded template keeps each run in a slice of its exact size, so Bytes, which a cache
+// bounds itself by, is what it holds; and a part from a pooled writer is the bytes a new
+// writer gives.
+func TestTemplateAndPartHoldNoSlack(t *testing.T) {
+	var out bytes.Buffer
+	w := NewWriter(&out, nil)
+	w.Record()
+	for i := range 200 { // many small pieces: a run grown by append would keep spare room
+		io.WriteString(w, strings.Repeat("<td>cell</td>", i%7+1))
+		if i%50 == 25 {
+			w.WriteVolatile([]byte("1733058453123"))
+		}
+		if i%40 == 10 {
+			w.Splice(NewPart([]byte(strings.Repeat("<p>part</p>", i))))
+		}
+	}
+	w.Close()
+	tmpl := w.Recorded()
+	for i, r := range tmpl.runs {
+		if cap(r.deflated) != len(r.deflated) {
+			t.Fatalf("run %d holds %d bytes in room for %d", i, len(r.deflated), cap(r.deflated))
+		}
+	}
+	markup := []byte(strings.Repeat("<li>a card question</li>", 300))
+	for range 3 { // the second and third from the pool
+		var fresh bytes.Buffer
+		fw, _ := flate.NewWriter(&fresh, flate.BestCompression)
+		fw.Write(markup)
+		fw.Flush()
+		if p := NewPart(markup); !bytes.Equal(p.deflated, fresh.Bytes()) {
+			t.Fatal("a part from a pooled writer differs from a new writer's")
 		}
 	}
 }

@@ -37,14 +37,14 @@ func (w *Writer) Recorded() *Template {
 	return w.rec.t
 }
 
-// Bytes is the memory the template holds.
+// Bytes is the memory the template holds (what its slices have room for, not only their length).
 func (t *Template) Bytes() int {
 	n := 0
 	for _, r := range t.runs {
-		n += len(r.deflated)
+		n += cap(r.deflated)
 	}
 	for _, h := range t.holes {
-		n += len(h)
+		n += cap(h)
 	}
 	return n
 }
@@ -111,11 +111,22 @@ func (r *recording) hole(at int, markup []byte) {
 
 // finish builds the template from the spans over the stream's output.
 func (r *recording) finish(out []byte) {
-	t := &Template{runs: []run{{}}}
+	// Each run's blocks are copied into a slice of its exact size: grown by append, a run kept
+	// up to twice its bytes, which a cache bounded by Bytes did not see.
+	sizes := []int{0}
+	for _, s := range r.spans {
+		if s.isHole {
+			sizes = append(sizes, 0)
+		} else {
+			sizes[len(sizes)-1] += s.end - s.start
+		}
+	}
+	t := &Template{runs: make([]run, 1, len(sizes))}
+	t.runs[0].deflated = make([]byte, 0, sizes[0])
 	for _, s := range r.spans {
 		if s.isHole {
 			t.holes = append(t.holes, s.hole)
-			t.runs = append(t.runs, run{})
+			t.runs = append(t.runs, run{deflated: make([]byte, 0, sizes[len(t.runs)])})
 			continue
 		}
 		cur := &t.runs[len(t.runs)-1]

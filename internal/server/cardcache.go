@@ -93,9 +93,9 @@ func (f *figureCache) store(d *deck.Deck, key string, e cacheEntry) {
 	}
 	if old, ok := f.m[key]; ok {
 		delete(f.m, key)
-		f.bytes -= old.size()
+		f.bytes -= len(key) + old.size()
 	}
-	n := e.size()
+	n := len(key) + e.size() // a signed-in page's key spells out its inputs: often 1-2 KB
 	if n > f.limit() {
 		return
 	}
@@ -104,7 +104,7 @@ func (f *figureCache) store(d *deck.Deck, key string, e cacheEntry) {
 			break
 		}
 		delete(f.m, k)
-		f.bytes -= old.size()
+		f.bytes -= len(k) + old.size()
 	}
 	f.m[key] = e
 	f.bytes += n

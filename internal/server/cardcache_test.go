@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -180,3 +181,17 @@ func (f *figureCache) get(d *deck.Deck, key string) ([]byte, bool) {
 }
 
 func (f *figureCache) put(d *deck.Deck, key string, b []byte) { f.store(d, key, cacheEntry{html: b}) }
+
+// The bound counts keys too: a signed-in page's key spells out its inputs and can be larger
+// than the page.
+func TestFigureCacheCountsItsKeys(t *testing.T) {
+	t.Parallel()
+	f := figureCache{max: 4096}
+	d := &deck.Deck{}
+	for i := range 10 {
+		f.put(d, fmt.Sprintf("%04d%s", i, strings.Repeat("k", 996)), []byte(strings.Repeat("x", 100)))
+		if f.bytes > 4096 || len(f.m) > 3 {
+			t.Fatalf("after %d entries of 1,100 bytes the cache holds %d of them, %d bytes by its count", i+1, len(f.m), f.bytes)
+		}
+	}
+}
