@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"iter"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -191,34 +192,45 @@ func (s States) All() iter.Seq2[string, Card] {
 	}
 }
 
-// With returns the states with id's state set to c; s itself is unchanged. A user's cached
-// progress takes each committed answer this way instead of being read again from the
-// database: a copy of the records (48 bytes a state), the ids, offsets and index shared when
-// id is already there.
-func (s States) With(id string, c Card) States {
-	t := s.t
-	if t == nil {
-		var b StatesBuilder
-		b.Add(id, c)
-		return b.States()
+// A Change is one card's new state, for With.
+type Change struct {
+	ID   string
+	Card Card
+}
+
+// With returns the states with each change applied in order (a later change of the same id
+// wins); s itself is unchanged. A user's cached progress takes the answers committed since it
+// was read this way instead of being read again from the database: one copy of the records
+// (48 bytes a state) with the ids and index shared, or a new build when an id is new.
+func (s States) With(changes ...Change) States {
+	if len(changes) == 0 {
+		return s
 	}
-	slot, found := t.find(id)
-	if !found { // a new id: build again, the table may need to grow
+	t := s.t
+	if t == nil || slices.ContainsFunc(changes, func(c Change) bool { _, found := t.find(c.ID); return !found }) {
 		var b StatesBuilder
 		for k, v := range s.All() {
 			b.Add(k, v)
 		}
-		b.Add(id, c)
+		for _, c := range changes {
+			b.Add(c.ID, c.Card)
+		}
 		return b.States()
 	}
 	n := *t
 	n.recs = clone(t.recs)
-	i := int(t.slots[slot] - 1)
-	p, ok := pack(c)
-	if !ok {
-		n.extra = append(clone(t.extra), c)
-		p = packedCard{state: extraState, reps: int32(len(n.extra) - 1)}
+	copied := false // extra, once a change needs it
+	for _, c := range changes {
+		slot, _ := t.find(c.ID)
+		p, ok := pack(c.Card)
+		if !ok {
+			if !copied {
+				n.extra, copied = clone(t.extra), true
+			}
+			n.extra = append(n.extra, c.Card)
+			p = packedCard{state: extraState, reps: int32(len(n.extra) - 1)}
+		}
+		n.recs[t.slots[slot]-1] = p
 	}
-	n.recs[i] = p
 	return States{&n}
 }

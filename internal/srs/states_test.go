@@ -109,8 +109,9 @@ func TestStatesBuilder(t *testing.T) {
 	}
 }
 
-// With matches a map given the same changes, one at a time: replacing a state, adding an id,
-// a state that does not pack, starting from empty; the States it was called on stays as it was.
+// With matches a map given the same changes, one at a time and several at once: replacing a
+// state, adding an id, a state that does not pack, starting from empty; the States it was
+// called on stays as it was.
 func TestStatesWithMatchesAMap(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	want := map[string]Card{}
@@ -122,7 +123,7 @@ func TestStatesWithMatchesAMap(t *testing.T) {
 			c.Due = time.UnixMilli(int64(i) * 1000).In(time.FixedZone("x", 3600))
 		}
 		before, old := st, maps.Clone(want)
-		st, want[id] = st.With(id, c), c
+		st, want[id] = st.With(Change{id, c}), c
 		if st.Len() != len(want) {
 			t.Fatalf("step %d: Len %d, want %d", i, st.Len(), len(want))
 		}
@@ -137,6 +138,33 @@ func TestStatesWithMatchesAMap(t *testing.T) {
 		for k, w := range old {
 			if g, _ := before.Get(k); g != w {
 				t.Fatalf("step %d: the old States changed at %s", i, k)
+			}
+		}
+	}
+}
+
+func TestStatesWithSeveralAtOnce(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	want := map[string]Card{}
+	var st States
+	for i := range 100 {
+		var changes []Change
+		for range r.IntN(6) {
+			id := fmt.Sprintf("card-%d", r.IntN(40))
+			c := dbCard(r)
+			if r.IntN(10) == 0 {
+				c.LastReview = time.UnixMilli(int64(i)).In(time.FixedZone("y", -7200))
+			}
+			changes = append(changes, Change{id, c})
+			want[id] = c // in order: a later change of an id wins
+		}
+		st = st.With(changes...)
+		if st.Len() != len(want) {
+			t.Fatalf("step %d: Len %d, want %d", i, st.Len(), len(want))
+		}
+		for k, w := range want {
+			if g, ok := st.Get(k); !ok || g != w {
+				t.Fatalf("step %d, %s: got %+v, want %+v", i, k, g, w)
 			}
 		}
 	}
