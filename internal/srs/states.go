@@ -44,7 +44,7 @@ const extraState = math.MaxUint8
 var statesSeed = maphash.MakeSeed()
 
 func pack(c Card) (packedCard, bool) {
-	p := packedCard{due: unixMS(c.Due), last: unixMS(c.LastReview), stability: c.Stability,
+	p := packedCard{due: UnixMS(c.Due), last: UnixMS(c.LastReview), stability: c.Stability,
 		difficulty: c.Difficulty, reps: int32(c.Reps), lapses: int32(c.Lapses), step: int32(c.Step),
 		state: uint8(c.State)}
 	return p, p.state != extraState && p.unpack() == c
@@ -52,17 +52,20 @@ func pack(c Card) (packedCard, bool) {
 
 func (p *packedCard) unpack() Card {
 	return Card{State: State(p.state), Step: int(p.step), Stability: p.stability, Difficulty: p.difficulty,
-		Due: fromUnixMS(p.due), LastReview: fromUnixMS(p.last), Reps: int(p.reps), Lapses: int(p.lapses)}
+		Due: FromUnixMS(p.due), LastReview: FromUnixMS(p.last), Reps: int(p.reps), Lapses: int(p.lapses)}
 }
 
-func unixMS(t time.Time) int64 {
+// UnixMS is t as the database keeps it: Unix milliseconds, 0 for the zero time. The store
+// writes and reads times with UnixMS and FromUnixMS, so a state read back always packs.
+func UnixMS(t time.Time) int64 {
 	if t.IsZero() {
 		return 0
 	}
 	return t.UnixMilli()
 }
 
-func fromUnixMS(ms int64) time.Time {
+// FromUnixMS is the time UnixMS gave ms for, in UTC.
+func FromUnixMS(ms int64) time.Time {
 	if ms == 0 {
 		return time.Time{}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/pressly/goose/v3"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
+	"github.com/rehearse/rehearse/internal/srs"
 	"github.com/rehearse/rehearse/migrations"
 )
 
@@ -165,16 +166,7 @@ func (db *DB) Backup(ctx context.Context, dst string) error {
 	return nil
 }
 
-func ms(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixMilli()
-}
+// ms and fromMS are how every time is stored: srs.States packs card states in the same form.
+func ms(t time.Time) int64 { return srs.UnixMS(t) }
 
-func fromMS(v int64) time.Time {
-	if v == 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(v).UTC()
-}
+func fromMS(v int64) time.Time { return srs.FromUnixMS(v) }
