@@ -161,6 +161,8 @@ func (s States) Get(id string) (Card, bool) {
 	if t == nil {
 		return Card{}, false
 	}
+	// find's probe, written out: the queue calls Get for every card of the deck, and going
+	// through find's slot cost 15-30 % more (BenchmarkStatesGet).
 	mask := uint64(len(t.slots) - 1)
 	for i := maphash.String(statesSeed, id) & mask; ; i = (i + 1) & mask {
 		k := int(t.slots[i])
