@@ -37,9 +37,12 @@ log() { echo "# $*" >&2; }
 
 BIN=$TMP/rehearse
 log "build"
-go build -o "$BIN" ./cmd/rehearse
-go build -o "$TMP/rateload" ./bench/rateload
-go build -o "$TMP/rawsqlite" ./bench/rawsqlite
+# As the Dockerfile builds it: pure Go, static. A default build on a machine with a C compiler
+# links libc for net's resolver, and maps 1.4 MiB of it that the shipped binary does not have.
+export CGO_ENABLED=0
+go build -trimpath -ldflags="-s -w" -o "$BIN" ./cmd/rehearse
+go build -trimpath -o "$TMP/rateload" ./bench/rateload
+go build -trimpath -o "$TMP/rawsqlite" ./bench/rawsqlite
 log "generate $CARDS cards"
 go run ./bench/gendeck -n "$CARDS" -o "$TMP/deck"
 "$BIN" check "$TMP/deck" >&2
@@ -96,7 +99,12 @@ log "start the server for the load runs"
 start ${SERVER_ENV:-}
 until healthy; do sleep 0.01; done
 : >"$TMP/rss"
-(while [[ -r /proc/$PID/status ]]; do awk '/VmRSS/ {print $2}' /proc/$PID/status >>"$TMP/rss" 2>/dev/null; sleep 0.1; done) &
+# Each sample: VmRSS, then its anonymous (heap, stacks, SQLite's pages) and file-backed (the
+# binary's own pages) parts, in KiB.
+(while [[ -r /proc/$PID/status ]]; do
+	awk '/^VmRSS/ {r=$2} /^RssAnon/ {a=$2} /^RssFile/ {f=$2} END {print r, a, f}' /proc/$PID/status >>"$TMP/rss" 2>/dev/null
+	sleep 0.1
+done) &
 SAMPLER=$!
 # Warm up: the first card view runs its simulation (then cached), the first requests grow pools.
 for _ in 1 2 3; do curl -sf -o /dev/null "$URL/cards/$CARD"; done
@@ -182,19 +190,20 @@ log "rateload ${RATE:=2000}/s"
 OPEN=$("$TMP/rateload" -url "$URL" -cookies "$TMP/cookies" -rate "$RATE" -d "$DUR" -cards "$CARDS")
 
 HWM=$(awk '/VmHWM/ {print $2}' /proc/$PID/status)
-PEAK_RSS=$(sort -n "$TMP/rss" | tail -1)
+PEAK_LINE=$(sort -n "$TMP/rss" | tail -1)
+PEAK_RSS=${PEAK_LINE%% *}
 # Answers as the browser sends them (X-Rehearse-Swap: the response is the next card's page), after
 # the peak above is read: each shows a card body the server then keeps compressed, so these runs
 # fill the page caches to their bounds. Their memory is reported on its own line.
 for r in $(seq "$ROUNDS"); do
 	wrkrun "rate_swap.$r" -c"$USERS" "${GZ[@]}" -s bench/rate.lua "$URL" -- "$TMP/cookies" "$CARDS" "$THREADS" swap
 done
-SWAP_RSS=$(sort -n "$TMP/rss" | tail -1)
+SWAP_RSS=$(sort -n "$TMP/rss" | tail -1 | cut -d' ' -f1)
 # /study again, now that every user has a history (the rating runs answered hundreds of cards each):
 # the queue then sorts hundreds of due cards. Its memory is reported apart from the goal's peak.
 # Its ratio is against the median nginx run, as no baseline runs beside it.
 wrkrun study_hist -c"$USERS" "${GZ[@]}" -s bench/signedin.lua "$URL/study" -- "$TMP/cookies" "$THREADS"
-HIST_RSS=$(sort -n "$TMP/rss" | tail -1)
+HIST_RSS=$(sort -n "$TMP/rss" | tail -1 | cut -d' ' -f1)
 HIST_STATES=$(sqlite3 "$TMP/data/rehearse.db" 'SELECT count(*) FROM card_states')
 kill "$SAMPLER" 2>/dev/null || true
 SAMPLER=
@@ -244,4 +253,6 @@ echo
 echo "ratings at a fixed rate: $OPEN"
 echo "ratings: wrk sent $sent, review_log grew by $((after - before)) rows"
 echo "cold start with $CARDS cards, exec to first /healthz: median $COLD_MS ms of ${cold[*]} (no parse cache: cards render on first view; server-logged startup: ${logged[*]}; CPU ms: ${cpu[*]}) (goal ≤ 150 ms)"
-echo "memory under load: peak VmRSS sampled $((PEAK_RSS / 1024)) MiB, VmHWM $((HWM / 1024)) MiB (goal ≤ 50 MiB); with the browser's answers $((SWAP_RSS / 1024)) MiB, and the /study-with-history run ($HIST_STATES card states) $((HIST_RSS / 1024)) MiB"
+read -r _ PEAK_ANON PEAK_FILE <<<"$PEAK_LINE"
+mib() { awk -v k="$1" 'BEGIN {printf "%.1f", k / 1024}'; } # KiB to MiB, not rounded down to the goal
+echo "memory under load: peak VmRSS sampled $(mib "$PEAK_RSS") MiB ($(mib "$PEAK_ANON") anonymous, $(mib "$PEAK_FILE") file-backed), VmHWM $(mib "$HWM") MiB (goal ≤ 50 MiB); with the browser's answers $(mib "$SWAP_RSS") MiB, and the /study-with-history run ($HIST_STATES card states) $(mib "$HIST_RSS") MiB"
