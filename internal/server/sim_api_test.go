@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -102,12 +103,18 @@ func TestSimAPISingleflight(t *testing.T) {
 	t.Parallel()
 	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
 	runs := func() uint64 {
-		fams, _ := e.srv.metrics.reg.Gather()
-		for _, f := range fams {
-			if f.GetName() == "rehearse_simulation_run_seconds" {
-				return f.GetMetric()[0].GetHistogram().GetSampleCount()
+		var b bytes.Buffer
+		e.srv.metrics.write(&b)
+		for line := range strings.Lines(b.String()) {
+			if v, ok := strings.CutPrefix(line, "rehearse_simulation_run_seconds_count "); ok {
+				n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+				if err != nil {
+					t.Fatalf("count line %q: %v", line, err)
+				}
+				return n
 			}
 		}
+		t.Fatal("no rehearse_simulation_run_seconds_count in the metrics")
 		return 0
 	}
 	before := runs()

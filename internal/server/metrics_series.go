@@ -1,0 +1,153 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/VictoriaMetrics/metrics"
+)
+
+// appMetrics is every series Rehearse exports, in the Prometheus text format. It is a set of its
+// own per server (not the library's default), so tests can build many servers side by side.
+type appMetrics struct {
+	set        *metrics.Set
+	answers    *metrics.Counter
+	simSeconds *metrics.PrometheusHistogram
+	mocks      map[string]*metrics.Counter // by event: started, finished
+
+	// series keeps each request series once made: its name is built from the labels, which
+	// the request path must not do every time. Keys are bounded (routes x methods x codes).
+	seriesMu sync.RWMutex
+	series   map[requestKey]reqSeries
+}
+
+type requestKey struct {
+	route, method string
+	code          int
+}
+
+type reqSeries struct {
+	count    *metrics.Counter
+	duration *metrics.PrometheusHistogram
+}
+
+// reloadCounter is what a reloadable deck reports for the reload counters.
+type reloadCounter interface {
+	ReloadCounts() (ok, failed int64)
+}
+
+// requestBuckets are the request-duration histogram's upper bounds, in seconds.
+var requestBuckets = []float64{.001, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5}
+
+// newMetrics builds the series of one server; the deck's series read decks at scrape time.
+func newMetrics(decks DeckSource) *appMetrics {
+	// TYPE lines, so Prometheus knows the counters and histograms (the library's switch is
+	// process-wide, and every set here wants them).
+	metrics.ExposeMetadata(true)
+	s := metrics.NewSet()
+	m := &appMetrics{
+		set:        s,
+		answers:    s.NewCounter("rehearse_answers_recorded_total"),
+		simSeconds: s.NewPrometheusHistogramExt("rehearse_simulation_run_seconds", []float64{0.0005, 0.002, 0.008, 0.032, 0.128, 0.512, 2.048, 8.192}),
+		// Both event series exist from the start, so rate() works before the first mock.
+		mocks: map[string]*metrics.Counter{},
+	}
+	for _, ev := range []string{"finished", "started"} {
+		m.mocks[ev] = s.NewCounter("rehearse_mock_sessions_total" + labels("event", ev))
+	}
+	s.NewGauge("rehearse_deck_cards", func() float64 {
+		if d := decks.Deck(); d != nil {
+			return float64(d.Len())
+		}
+		return 0
+	})
+	// Reloads are counted by the deck holder (SIGHUP reloads never pass through a handler).
+	rc, _ := decks.(reloadCounter)
+	s.RegisterMetricsWriter(func(w io.Writer) {
+		var ok, failed int64
+		if rc != nil {
+			ok, failed = rc.ReloadCounts()
+		}
+		// One HELP and TYPE for the family: WriteCounterUint64 would repeat them per series,
+		// which Prometheus's parser refuses.
+		metrics.WriteMetadataIfNeeded(w, "rehearse_deck_reloads_total", "counter")
+		fmt.Fprintf(w, "rehearse_deck_reloads_total%s %d\n", labels("result", "failed"), failed)
+		fmt.Fprintf(w, "rehearse_deck_reloads_total%s %d\n", labels("result", "ok"), ok)
+	})
+	return m
+}
+
+// labels spells out a label set, values escaped as the text format wants. Pairs come in name
+// order, as Prometheus's own client writes them.
+func labels(pairs ...string) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(pairs[i])
+		b.WriteString(`="`)
+		labelEscaper.WriteString(&b, pairs[i+1])
+		b.WriteByte('"')
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+var labelEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+
+// AnswerRecorded counts one study rating (the study feature calls it after storing a review).
+func (m *appMetrics) AnswerRecorded() { m.answers.Inc() }
+
+// MockStarted counts a mock-interview session that began.
+func (m *appMetrics) MockStarted() { m.mocks["started"].Inc() }
+
+// MockFinished counts a mock-interview session that was completed and scored.
+func (m *appMetrics) MockFinished() { m.mocks["finished"].Inc() }
+
+// SimulationRan records how long one simulation run took.
+func (m *appMetrics) SimulationRan(d time.Duration) { m.simSeconds.Update(d.Seconds()) }
+
+func (m *appMetrics) observeRequest(route, method string, status int, d time.Duration) {
+	k := requestKey{route, method, statusLabel(status)}
+	m.seriesMu.RLock()
+	rs, ok := m.series[k]
+	m.seriesMu.RUnlock()
+	if !ok {
+		rs = reqSeries{
+			m.set.GetOrCreateCounter("rehearse_http_requests_total" + labels("code", strconv.Itoa(k.code), "method", method, "route", route)),
+			m.set.GetOrCreatePrometheusHistogramExt("rehearse_http_request_duration_seconds"+labels("method", method, "route", route), requestBuckets),
+		}
+		m.seriesMu.Lock()
+		if m.series == nil {
+			m.series = map[requestKey]reqSeries{}
+		}
+		m.series[k] = rs
+		m.seriesMu.Unlock()
+	}
+	rs.count.Inc()
+	rs.duration.Update(d.Seconds())
+}
+
+// write puts every series in w: this server's, then the Go runtime's and the process's.
+func (m *appMetrics) write(w io.Writer) {
+	m.set.WritePrometheus(w)
+	metrics.WriteProcessMetrics(w)
+}
+
+func (m *appMetrics) handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var b bytes.Buffer
+		m.write(&b)
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		w.Write(b.Bytes())
+	})
+}
