@@ -136,10 +136,12 @@ func (m *appMetrics) observeRequest(route, method string, status int, d time.Dur
 	rs.duration.Update(d.Seconds())
 }
 
-// write puts every series in w: this server's, then the Go runtime's and the process's.
+// write puts every series in w: this server's, then the Go runtime's and the process's (with
+// its open and allowed file descriptors, as Prometheus's client had them).
 func (m *appMetrics) write(w io.Writer) {
 	m.set.WritePrometheus(w)
 	metrics.WriteProcessMetrics(w)
+	metrics.WriteFDMetrics(w)
 }
 
 func (m *appMetrics) handler() http.Handler {

@@ -34,6 +34,7 @@ func TestMetricsParseAsPrometheusText(t *testing.T) {
 		"rehearse_answers_recorded_total": "COUNTER", "rehearse_mock_sessions_total": "COUNTER",
 		"rehearse_deck_cards": "GAUGE", "rehearse_deck_reloads_total": "COUNTER",
 		"rehearse_simulation_run_seconds": "HISTOGRAM", "go_goroutines": "GAUGE", "process_resident_memory_bytes": "GAUGE",
+		"process_open_fds": "GAUGE",
 	}
 	for name, typ := range types {
 		f, ok := fams[name]

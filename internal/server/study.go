@@ -338,30 +338,55 @@ func (s *Server) studyUndo(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, to, http.StatusSeeOther)
 }
 
-// cardProgress words the signed-in user's spaced-repetition state for a card on its page.
+// cardProgress words the signed-in user's spaced-repetition state for a card on its page. Only
+// the due date and the recall chance move with the clock; the rest (the history and recordings
+// tables above all) is worded once per change of the user's progress and kept with it.
 func (s *Server) cardProgress(r *http.Request, c *deck.Card) (views.ProgressView, error) {
 	u := userFrom(r.Context())
 	now, loc := s.now(), userLocation(u)
-	prog, err := s.db.CardProgress(readCtx(r), u.ID, c.ID) // state, answers and recordings in one query
+	// state, answers and recordings in one query, kept by the store until the user's next write
+	prog, memo, ticket, err := s.db.CardProgressMemo(readCtx(r), u.ID, c.ID)
 	if err != nil {
 		return views.ProgressView{}, err
 	}
-	st, hist := prog.State, prog.History
-	v := views.ProgressView{Studied: prog.Studied && st.State != srs.New}
+	m, ok := memo.(*progressMemo)
+	if !ok || m.loc != loc {
+		m = &progressMemo{loc: loc, view: storedProgressView(prog, loc, c)}
+		s.db.KeepCardProgressMemo(u.ID, c.ID, ticket, m)
+	}
+	v := m.view // its slices are shared by every page made from the memo, and only read
 	if v.Studied {
-		v.State = st.State.String()
+		st := prog.State
 		v.Due = whenText(st.Due, now, loc)
 		if st.Due.After(now) {
 			v.Due += " (in " + srs.FormatInterval(st.Due.Sub(now)) + ")"
 		} else {
 			v.Due += " (due now)"
 		}
+		v.Retrievability = strconv.FormatFloat(100*scheduler(u).Retrievability(st, now), 'f', 1, 64) + " %"
+	}
+	return v, nil
+}
+
+// progressMemo is a card's progress view but for what moves with the clock (Due and
+// Retrievability), with the zone it was worded in.
+type progressMemo struct {
+	loc  *time.Location
+	view views.ProgressView
+}
+
+// storedProgressView words what the stored progress alone decides, in the user's zone.
+func storedProgressView(prog store.CardProgress, loc *time.Location, c *deck.Card) views.ProgressView {
+	st, hist := prog.State, prog.History
+	v := views.ProgressView{Studied: prog.Studied && st.State != srs.New}
+	if v.Studied {
+		v.State = st.State.String()
 		v.Stability = strconv.FormatFloat(st.Stability, 'f', 2, 64) + " days"
 		v.Difficulty = strconv.FormatFloat(st.Difficulty, 'f', 2, 64) + " of 10"
-		v.Retrievability = strconv.FormatFloat(100*scheduler(u).Retrievability(st, now), 'f', 1, 64) + " %"
 		v.Reps, v.Lapses = st.Reps, st.Lapses
 	}
 	v.Recordings, v.Next = recordingRows(prog.Recordings, loc), "/cards/"+c.ID
+	v.History = make([]views.HistoryRow, 0, len(hist))
 	for i := len(hist) - 1; i >= 0; i-- { // newest first
 		h := hist[i]
 		v.History = append(v.History, views.HistoryRow{
@@ -373,5 +398,5 @@ func (s *Server) cardProgress(r *http.Request, c *deck.Card) (views.ProgressView
 			Mode:        h.Mode,
 		})
 	}
-	return v, nil
+	return v
 }
