@@ -118,6 +118,21 @@ func TestUIEveryPageBothSizesBothThemes(t *testing.T) {
 		{"team", visit("/team", "main")},
 		{"admin", visit("/admin", "main")},
 		{"import", visit("/admin/import", "main")},
+		// A card the user has answered: its progress panel with the state and the history table.
+		{"card-studied", func(ctx context.Context, t *testing.T, base string) {
+			visit("/study", "reveal")(ctx, t, base)
+			if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("reveal")), chromedp.WaitVisible(chromedp.ID("rate-form"), poll)); err != nil {
+				t.Fatalf("reveal: %v", err)
+			}
+			id := Eval[string](ctx, t, `document.querySelector('#rate-form input[name="card"]').value`)
+			if err := chromedp.Do(ctx,
+				chromedp.Click(chromedp.ID("rate-3")),
+				chromedp.WaitNotPresent(`#rate-form input[name="card"][value="`+id+`"]`, poll),
+			); err != nil {
+				t.Fatalf("answer a card: %v", err)
+			}
+			visit("/cards/"+id, "history")(ctx, t, base)
+		}},
 	}
 
 	// checkThemes checks the open page at one size in both themes, schemes[0] (the one it is

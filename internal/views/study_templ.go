@@ -897,7 +897,7 @@ func CardProgress(v ProgressView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 79, ")</summary><div class=\"scroll\"><table><thead><tr><th>When</th><th>Rating</th><th>Was</th><th>Next in</th><th>Took</th><th>Mode</th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 79, ")</summary><div class=\"scroll\"><table class=\"history-table\"><thead><tr><th>When</th><th>Rating</th><th>Was</th><th>Next in</th><th>Took</th><th>Mode</th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
