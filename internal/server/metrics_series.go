@@ -19,7 +19,8 @@ type appMetrics struct {
 	set        *metrics.Set
 	answers    *metrics.Counter
 	simSeconds *metrics.PrometheusHistogram
-	mocks      map[string]*metrics.Counter // by event: started, finished
+	started    *metrics.Counter // mock sessions, by event
+	finished   *metrics.Counter
 
 	// series keeps each request series once made: its name is built from the labels, which
 	// the request path must not do every time. Keys are bounded (routes x methods x codes).
@@ -56,10 +57,8 @@ func newMetrics(decks DeckSource) *appMetrics {
 		answers:    s.NewCounter("rehearse_answers_recorded_total"),
 		simSeconds: s.NewPrometheusHistogramExt("rehearse_simulation_run_seconds", []float64{0.0005, 0.002, 0.008, 0.032, 0.128, 0.512, 2.048, 8.192}),
 		// Both event series exist from the start, so rate() works before the first mock.
-		mocks: map[string]*metrics.Counter{},
-	}
-	for _, ev := range []string{"finished", "started"} {
-		m.mocks[ev] = s.NewCounter("rehearse_mock_sessions_total" + labels("event", ev))
+		finished: s.NewCounter("rehearse_mock_sessions_total" + labels("event", "finished")),
+		started:  s.NewCounter("rehearse_mock_sessions_total" + labels("event", "started")),
 	}
 	s.NewGauge("rehearse_deck_cards", func() float64 {
 		if d := decks.Deck(); d != nil {
@@ -107,10 +106,10 @@ var labelEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 func (m *appMetrics) AnswerRecorded() { m.answers.Inc() }
 
 // MockStarted counts a mock-interview session that began.
-func (m *appMetrics) MockStarted() { m.mocks["started"].Inc() }
+func (m *appMetrics) MockStarted() { m.started.Inc() }
 
 // MockFinished counts a mock-interview session that was completed and scored.
-func (m *appMetrics) MockFinished() { m.mocks["finished"].Inc() }
+func (m *appMetrics) MockFinished() { m.finished.Inc() }
 
 // SimulationRan records how long one simulation run took.
 func (m *appMetrics) SimulationRan(d time.Duration) { m.simSeconds.Update(d.Seconds()) }

@@ -190,34 +190,14 @@ func (c *progressCache) putCard(userID int64, t progressTicket, cardID string, p
 	})
 }
 
-// keepCardMemo attaches v to the card's cached progress, in place of any memo before it. A memo
-// is weighed as many rows again as the progress (it is what the caller made of them): rows()
-// counts it from then on.
+// keepCardMemo attaches v to the card's cached progress, in place of any memo before it. Its
+// weight was counted when the progress was stored (rows).
 func (c *progressCache) keepCardMemo(userID int64, t progressTicket, cardID string, v any) {
-	c.mu.Lock()
-	var had, found bool
-	extra := 0
-	if u := c.users[userID]; u != nil {
-		var p CardProgress
-		if p, found = u.cards[cardID]; found {
-			if had = p.memo != nil; !had {
-				extra = p.rows()
-			}
+	c.store(userID, t, 0, func(u *userProgress) {
+		if p, ok := u.cards[cardID]; ok {
+			p.memo = v
+			u.cards[cardID] = p
 		}
-	}
-	c.mu.Unlock()
-	if !found {
-		return
-	}
-	c.store(userID, t, extra, func(u *userProgress) {
-		q, ok := u.cards[cardID]
-		if !ok || (q.memo != nil) != had { // changed meanwhile: take back the weight store adds
-			u.weight -= extra
-			c.weight -= extra
-			return
-		}
-		q.memo = v
-		u.cards[cardID] = q
 	})
 }
 
@@ -241,13 +221,9 @@ func (c *progressCache) putLast(userID int64, t progressTicket, v Review, err er
 	c.store(userID, t, 1, func(u *userProgress) { u.last, u.lastErr, u.haveLast = v, err, true })
 }
 
-func (p CardProgress) rows() int {
-	n := 1 + len(p.History) + len(p.Recordings)
-	if p.memo != nil {
-		n *= 2
-	}
-	return n
-}
+// rows weighs a card's progress in the cache's bound: its rows, and as many again for the memo
+// its one reader, the card page, keeps with it (its wording of them: KeepCardProgressMemo).
+func (p CardProgress) rows() int { return 2 * (1 + len(p.History) + len(p.Recordings)) }
 
 // ProgressTicket is the state of a user's progress when a caller looked at it: a value the
 // caller then works out from reads made after taking it can be kept with KeepProgressMemo.
