@@ -151,6 +151,9 @@ func TestUIEveryPageBothSizesBothThemes(t *testing.T) {
 			if p.name == "study-revealed" {
 				checkRatingBar(ctx, t, what)
 			}
+			if p.name == "card-studied" {
+				checkHistoryFits(ctx, t, what)
+			}
 			if axe(k) {
 				CheckA11yAll(ctx, t, what)
 			}
@@ -277,6 +280,20 @@ func checkRatingBar(ctx context.Context, t *testing.T, what string) {
 	}
 	if buttons != 4 || rows != 1 {
 		t.Errorf("%s: %v rating buttons in %v rows, want 4 in one row", what, buttons, rows)
+	}
+}
+
+// checkHistoryFits: every column of the review history is in view, none behind a sideways
+// scroll of its panel (on a phone the rows stack into two lines each).
+func checkHistoryFits(ctx context.Context, t *testing.T, what string) {
+	t.Helper()
+	m := Eval[[]float64](ctx, t, `(() => { const s = document.querySelector('#history .scroll');
+		return [s.scrollWidth - s.clientWidth, document.querySelectorAll('#history tbody td').length]; })()`)
+	if m[0] > 0 {
+		t.Errorf("%s: the review history scrolls sideways by %.0f px", what, m[0])
+	}
+	if m[1] < 6 {
+		t.Errorf("%s: the review history shows %.0f cells, want a row of 6", what, m[1])
 	}
 }
 
