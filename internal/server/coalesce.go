@@ -42,20 +42,25 @@ func (l coalescingListener) Accept() (net.Conn, error) {
 const maxHeld = 256 << 10
 
 // coalescingConn passes writes through, except between hold and release, when it keeps them.
+// net/http hands its connection the page's tail as the page's own bytes (what did not fit its
+// 4 KB buffer): that part is kept by reference, not copied, and sent after the copied head in
+// the same writev. The page is the caller's until release, so it cannot change meanwhile.
 type coalescingConn struct {
 	net.Conn
 	mu      sync.Mutex
 	holding bool
 	held    *[]byte // lent from heldBuffers while holding
+	page    []byte  // what sendPage is sending, while holding
+	tail    []byte  // held by reference: the end of page, sent after held
 }
 
 // heldBuffers lends connections their buffer for one response: an idle kept-alive connection
 // holds none.
 var heldBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 
-func (c *coalescingConn) hold() {
+func (c *coalescingConn) hold(page []byte) {
 	c.mu.Lock()
-	c.holding = true
+	c.holding, c.page = true, page
 	if c.held == nil {
 		c.held = heldBuffers.Get().(*[]byte)
 	}
@@ -66,8 +71,14 @@ func (c *coalescingConn) hold() {
 func (c *coalescingConn) release() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.holding = false
+	c.holding, c.page = false, nil
 	return c.sendHeld()
+}
+
+// isTailOf reports whether p is the end of page, the same bytes in memory: a slice ending at
+// page's last byte is page[len(page)-len(p):].
+func isTailOf(p, page []byte) bool {
+	return len(p) > 0 && len(p) <= len(page) && &p[len(p)-1] == &page[len(page)-1]
 }
 
 // sendHeld writes what is held and, unless still holding, gives the buffer back.
@@ -76,7 +87,12 @@ func (c *coalescingConn) sendHeld() error {
 		return nil
 	}
 	var err error
-	if len(*c.held) > 0 {
+	switch {
+	case c.tail != nil:
+		bufs := net.Buffers{*c.held, c.tail} // one writev
+		_, err = bufs.WriteTo(c.Conn)
+		*c.held, c.tail = (*c.held)[:0], nil
+	case len(*c.held) > 0:
 		_, err = c.Conn.Write(*c.held)
 		*c.held = (*c.held)[:0]
 	}
@@ -92,9 +108,15 @@ func (c *coalescingConn) sendHeld() error {
 func (c *coalescingConn) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.holding && len(*c.held)+len(p) <= maxHeld {
-		*c.held = append(*c.held, p...)
-		return len(p), nil
+	if c.holding && c.tail == nil {
+		if isTailOf(p, c.page) {
+			c.tail = p
+			return len(p), nil
+		}
+		if len(*c.held)+len(p) <= maxHeld {
+			*c.held = append(*c.held, p...)
+			return len(p), nil
+		}
 	}
 	if err := c.sendHeld(); err != nil {
 		return 0, err
@@ -142,7 +164,7 @@ func sendPage(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 		writeHTML(w, status, body)
 		return
 	}
-	c.hold()
+	c.hold(body)
 	defer c.release() // also when a write panics: the connection must not keep holding
 	writeHTML(w, status, body)
 	http.NewResponseController(w).Flush() // everything net/http buffered reaches c
