@@ -54,7 +54,8 @@ func (s *Server) frame(next http.Handler) http.Handler {
 // logRequest writes the request's line. It gives the record to the handler itself, as
 // Logger.LogAttrs would, but without the caller's program counter, which Logger walks the
 // stack for on every line and the line never shows (no AddSource), and with the time the
-// frame already read: together about a third of the line's cost, 2-3 % of a page's CPU.
+// frame already read: in a profile of the signed-in card page, the line went from 6.4 to 5.3 %
+// of the server's CPU.
 func (s *Server) logRequest(r *http.Request, rw *statusWriter, route string, end time.Time, took time.Duration) {
 	h, level := s.log.Handler(), levelFor(rw.code())
 	if !h.Enabled(r.Context(), level) {
