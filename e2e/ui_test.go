@@ -52,6 +52,15 @@ func visit(path string, waitID string) func(context.Context, *testing.T, string)
 	}
 }
 
+// revealStudy opens /study and reveals the card's answer.
+func revealStudy(ctx context.Context, t *testing.T, base string) {
+	t.Helper()
+	visit("/study", "reveal")(ctx, t, base)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("reveal")), chromedp.WaitVisible(chromedp.ID("rate-form"), poll)); err != nil {
+		t.Fatalf("reveal: %v", err)
+	}
+}
+
 // TestUIEveryPageBothSizesBothThemes opens every page at phone and desktop size in the light and
 // the dark theme and checks: no sideways scrolling of the page itself, a one-row header no taller
 // than 64 px, a dark background in dark mode, no axe-core violation of any impact (contrast
@@ -80,12 +89,7 @@ func TestUIEveryPageBothSizesBothThemes(t *testing.T) {
 		{"card-sim", visit("/cards/rebalance-triggers", "simulation")},
 		{"search", visit("/search?q=rebalnce+storm", "results")},
 		{"study-front", visit("/study", "reveal")},
-		{"study-revealed", func(ctx context.Context, t *testing.T, base string) {
-			visit("/study", "reveal")(ctx, t, base)
-			if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("reveal")), chromedp.WaitVisible(chromedp.ID("rate-form"), poll)); err != nil {
-				t.Fatalf("reveal: %v", err)
-			}
-		}},
+		{"study-revealed", revealStudy},
 		{"stats", visit("/stats", "forecast")},
 		{"settings", visit("/settings", "settings-form")},
 		{"account", visit("/account", "appearance")},
@@ -120,10 +124,7 @@ func TestUIEveryPageBothSizesBothThemes(t *testing.T) {
 		{"import", visit("/admin/import", "main")},
 		// A card the user has answered: its progress panel with the state and the history table.
 		{"card-studied", func(ctx context.Context, t *testing.T, base string) {
-			visit("/study", "reveal")(ctx, t, base)
-			if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("reveal")), chromedp.WaitVisible(chromedp.ID("rate-form"), poll)); err != nil {
-				t.Fatalf("reveal: %v", err)
-			}
+			revealStudy(ctx, t, base)
 			id := Eval[string](ctx, t, `document.querySelector('#rate-form input[name="card"]').value`)
 			if err := chromedp.Do(ctx,
 				chromedp.Click(chromedp.ID("rate-3")),
