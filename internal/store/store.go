@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"time"
 
 	"github.com/pressly/goose/v3"
@@ -39,6 +40,7 @@ type DB struct {
 	reviewq        reviewQueue   // reviewbatch.go
 	settings       settingCache  // settingcache.go
 	progress       progressCache // progresscache.go
+	ckpt           *checkpointer // checkpoint.go
 }
 
 func dsn(path string, write bool) string {
@@ -53,6 +55,8 @@ func dsn(path string, write bool) string {
 	// short queries fit, and the rest is in the OS page cache anyway.
 	q.Add("_pragma", "cache_size(-1024)")
 	if write {
+		// The checkpointer (checkpoint.go) copies the log back; the writer only when it trails.
+		q.Add("_pragma", "wal_autocheckpoint("+strconv.Itoa(walBackstopPages)+")")
 		q.Set("_txlock", "immediate")
 	} else {
 		q.Add("_pragma", "query_only(ON)")
@@ -90,6 +94,11 @@ func Open(ctx context.Context, path string, log *slog.Logger) (*DB, error) {
 	r.SetMaxOpenConns(readers())
 	r.SetMaxIdleConns(readers())
 	db.r = r
+	if db.ckpt, err = startCheckpointer(path, w); err != nil {
+		r.Close()
+		w.Close()
+		return nil, err
+	}
 	return db, nil
 }
 
@@ -119,9 +128,12 @@ func (db *DB) Migrate(ctx context.Context, log *slog.Logger) error {
 	return nil
 }
 
-// Close closes both pools.
+// Close closes both pools and the checkpointer.
 func (db *DB) Close() error {
 	db.reviewq.close()
+	if db.ckpt != nil {
+		db.ckpt.close() // before the writer, whose close then checkpoints what is left
+	}
 	db.rstmts.close()
 	db.wstmts.close()
 	var err error
@@ -150,7 +162,11 @@ func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 		tx.Rollback()
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	db.ckpt.wrote()
+	return nil
 }
 
 // Backup writes a consistent copy of the live database to dst (which must not exist), using
