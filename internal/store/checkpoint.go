@@ -28,12 +28,13 @@ const (
 )
 
 type checkpointer struct {
-	conn   *sql.DB // one connection, used by run alone
-	writer *sql.DB // the store's writer, for the RESTART
-	kick   chan struct{}
-	quit   chan struct{}
-	gone   chan struct{}
-	stop   sync.Once
+	conn      *sql.DB // one connection, used by run alone
+	writer    *sql.DB // the store's writer, for the RESTART
+	restartAt int     // walRestartPages; tests set less before their first write
+	kick      chan struct{}
+	quit      chan struct{}
+	gone      chan struct{}
+	stop      sync.Once
 }
 
 func startCheckpointer(path string, writer *sql.DB) (*checkpointer, error) {
@@ -42,7 +43,7 @@ func startCheckpointer(path string, writer *sql.DB) (*checkpointer, error) {
 		return nil, err
 	}
 	c.SetMaxOpenConns(1)
-	cp := &checkpointer{conn: c, writer: writer, kick: make(chan struct{}, 1), quit: make(chan struct{}), gone: make(chan struct{})}
+	cp := &checkpointer{conn: c, writer: writer, restartAt: walRestartPages, kick: make(chan struct{}, 1), quit: make(chan struct{}), gone: make(chan struct{})}
 	go cp.run()
 	return cp, nil
 }
@@ -80,7 +81,7 @@ func (cp *checkpointer) run() {
 		}
 		// A checkpoint that fails (busy with the writer's own) leaves the log to the next one:
 		// the log grows meanwhile, and no commit is lost.
-		if log, err := checkpoint(ctx, cp.conn, "PASSIVE"); err == nil && log >= walRestartPages {
+		if log, err := checkpoint(ctx, cp.conn, "PASSIVE"); err == nil && log >= cp.restartAt {
 			checkpoint(ctx, cp.writer, "RESTART")
 		}
 	}
