@@ -21,6 +21,9 @@ import (
 // connection, so no write can slip in and keep it waiting, copies the little the passive ones
 // left, waits for the readers still on the old log, and the next write starts the log over.
 // The writer keeps SQLite's own checkpoint, further out, for writes the checkpointer misses.
+// While a RESTART waits for those readers (up to the connection's busy timeout) writes wait
+// too; reads here take milliseconds. A 50 ms limit on that wait was tried: under readers that
+// never pause it gave up often enough that the log ran on to the writer's own checkpoint.
 const (
 	walRestartPages  = 2000 // 8 MiB of 4 KiB pages
 	walBackstopPages = 4 * walRestartPages
