@@ -35,7 +35,8 @@ type checkpointer struct {
 	writer    *sql.DB // the store's writer, for the RESTART
 	restartAt int     // walRestartPages; tests set less before their first write
 	kick      chan struct{}
-	quit      chan struct{}
+	ctx       context.Context // cancelled by close, which then waits for gone
+	cancel    context.CancelFunc
 	gone      chan struct{}
 	stop      sync.Once
 }
@@ -46,7 +47,8 @@ func startCheckpointer(path string, writer *sql.DB) (*checkpointer, error) {
 		return nil, err
 	}
 	c.SetMaxOpenConns(1)
-	cp := &checkpointer{conn: c, writer: writer, restartAt: walRestartPages, kick: make(chan struct{}, 1), quit: make(chan struct{}), gone: make(chan struct{})}
+	cp := &checkpointer{conn: c, writer: writer, restartAt: walRestartPages, kick: make(chan struct{}, 1), gone: make(chan struct{})}
+	cp.ctx, cp.cancel = context.WithCancel(context.Background())
 	go cp.run()
 	return cp, nil
 }
@@ -65,22 +67,17 @@ func (cp *checkpointer) wrote() {
 
 func (cp *checkpointer) run() {
 	defer close(cp.gone)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() { <-cp.quit; cancel() }()
-	wait := time.NewTimer(time.Hour)
-	wait.Stop()
+	ctx := cp.ctx
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-cp.kick:
 		}
-		wait.Reset(checkpointDelay)
 		select {
 		case <-ctx.Done():
 			return
-		case <-wait.C:
+		case <-time.After(checkpointDelay):
 		}
 		// A checkpoint that fails (busy with the writer's own) leaves the log to the next one:
 		// the log grows meanwhile, and no commit is lost.
@@ -97,10 +94,13 @@ func checkpoint(ctx context.Context, db *sql.DB, mode string) (log int, err erro
 	return log, err
 }
 
-// close stops the checkpointer; a second call does nothing.
+// close stops the checkpointer; a second call, or one on a nil checkpointer, does nothing.
 func (cp *checkpointer) close() {
+	if cp == nil {
+		return
+	}
 	cp.stop.Do(func() {
-		close(cp.quit)
+		cp.cancel()
 		<-cp.gone
 		cp.conn.Close()
 	})

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
-	"sync"
 	"testing"
 	"time"
 )
@@ -68,27 +67,25 @@ func TestWALStaysBoundedUnderSteadyWrites(t *testing.T) {
 	const restartAt = 200
 	db.ckpt.restartAt = restartAt // before any write: the checkpointer reads it after a commit's kick
 	uid := studyUser(t, db)
-	stop := make(chan struct{})
-	var readers sync.WaitGroup
-	for range 1 {
-		readers.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				if _, err := db.ReviewHistory(context.Background(), uid, "c-1"); err != nil {
-					t.Error(err)
-					return
-				}
+	stop, read := make(chan struct{}), make(chan struct{})
+	go func() { // the reader
+		defer close(read)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
 			}
-		})
-	}
+			if _, err := db.ReviewHistory(context.Background(), uid, "c-1"); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
 	const answers = 2000
 	rateCards(t, db, uid, "c", answers)
 	close(stop)
-	readers.Wait()
+	<-read
 	fi, err := os.Stat(db.Path() + "-wal")
 	if err != nil {
 		t.Fatal(err)

@@ -131,9 +131,7 @@ func (db *DB) Migrate(ctx context.Context, log *slog.Logger) error {
 // Close closes both pools and the checkpointer.
 func (db *DB) Close() error {
 	db.reviewq.close()
-	if db.ckpt != nil {
-		db.ckpt.close() // before the writer, whose close then checkpoints what is left
-	}
+	db.ckpt.close() // before the writer, whose close then checkpoints what is left
 	db.rstmts.close()
 	db.wstmts.close()
 	var err error
