@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench/run.sh builds the real rehearse binary, generates a deck and a seeded database, starts
 # the server and drives it with wrk, then prints one table of figures (docs/performance.md).
-# Two baselines run on the same machine in the same run: nginx serving the very bytes of the
-# card page (gzip on), and raw SQLite review transactions (bench/rawsqlite) for the ratings.
+# Three baselines run on the same machine in the same run: nginx serving the very bytes of the
+# card page (gzip on), Go's net/http serving them with nothing else (bench/nethttp: the floor
+# under any handler of ours), and raw SQLite review transactions (bench/rawsqlite) for ratings.
 #
 #   bench/run.sh                     # 3 rounds of 5 s per load run
 #   DUR=10s ROUNDS=5 USERS=50 CARDS=1000 bench/run.sh
@@ -20,6 +21,7 @@ THREADS=${THREADS:-2}    # wrk threads (the machine has 2 cores; wrk competes wi
 CONNS=${CONNS:-50}       # connections for the anonymous page runs
 PORT=${PORT:-18093}
 NGINX_PORT=${NGINX_PORT:-18094}
+NETHTTP_PORT=${NETHTTP_PORT:-18095}
 COLD_RUNS=${COLD_RUNS:-5}
 CARD=${CARD:-gen-0000}   # the card page measured (has a simulation, like most real cards)
 URL=http://127.0.0.1:$PORT
@@ -30,6 +32,7 @@ cleanup() {
 	[[ -n $PID ]] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null || true
 	[[ -n ${SAMPLER:-} ]] && kill "$SAMPLER" 2>/dev/null || true
 	[[ -n ${NGINX:-} ]] && kill "$NGINX" 2>/dev/null || true
+	[[ -n ${NETHTTP:-} ]] && kill "$NETHTTP" 2>/dev/null || true
 	if [[ -n ${KEEP:-} ]]; then echo "kept $TMP" >&2; else rm -rf "$TMP"; fi
 }
 trap cleanup EXIT
@@ -43,6 +46,7 @@ export CGO_ENABLED=0
 go build -trimpath -ldflags="-s -w" -o "$BIN" ./cmd/rehearse
 go build -trimpath -o "$TMP/rateload" ./bench/rateload
 go build -trimpath -o "$TMP/rawsqlite" ./bench/rawsqlite
+go build -trimpath -ldflags="-s -w" -o "$TMP/nethttp" ./bench/nethttp
 log "generate $CARDS cards"
 go run ./bench/gendeck -n "$CARDS" -o "$TMP/deck"
 "$BIN" check "$TMP/deck" >&2
@@ -142,6 +146,11 @@ NGINX=$!
 for i in $(seq 500); do curl -sf -o /dev/null "http://127.0.0.1:$NGINX_PORT/card" && break; sleep 0.01; done
 curl -sf -o /dev/null "http://127.0.0.1:$NGINX_PORT/card" || { echo "nginx did not serve the page; see $TMP/nginx/logs/error.log" >&2; exit 1; }
 NGINX_GZ=$(curl -sf -H 'Accept-Encoding: gzip' "http://127.0.0.1:$NGINX_PORT/card" | wc -c)
+# The floor: net/http alone, on rehearse's own gzipped bytes of the page.
+curl -sf -H 'Accept-Encoding: gzip' "$URL/cards/$CARD" >"$TMP/card.rehearse.gz"
+"$TMP/nethttp" -addr "127.0.0.1:$NETHTTP_PORT" -gz "$TMP/card.rehearse.gz" &
+NETHTTP=$!
+for i in $(seq 500); do curl -sf -o /dev/null "http://127.0.0.1:$NETHTTP_PORT/" && break; sleep 0.01; done
 
 # wrkrun NAME ARGS...: run wrk, keep its output in $TMP/NAME.txt.
 wrkrun() {
@@ -169,11 +178,13 @@ for r in $(seq "$ROUNDS"); do
 	# The signed-in runs' wrk runs a Lua script per request, on the same two cores: nginx driven
 	# by that script too (it ignores the cookie) shows what the client's own cost takes away.
 	wrkrun "nginx_lua.$r" -c"$USERS" "${GZ[@]}" -s bench/signedin.lua "http://127.0.0.1:$NGINX_PORT/card" -- "$TMP/cookies" "$THREADS"
+	wrkrun "nethttp.$r" -c"$CONNS" "${GZ[@]}" "http://127.0.0.1:$NETHTTP_PORT/card"
+	wrkrun "nethttp_lua.$r" -c"$USERS" "${GZ[@]}" -s bench/signedin.lua "http://127.0.0.1:$NETHTTP_PORT/card" -- "$TMP/cookies" "$THREADS"
 	wrkrun "card.$r" -c"$CONNS" "${GZ[@]}" "$URL/cards/$CARD"
 	wrkrun "card_user.$r" -c"$USERS" "${GZ[@]}" -s bench/signedin.lua "$URL/cards/$CARD" -- "$TMP/cookies" "$THREADS"
 	wrkrun "study_user.$r" -c"$USERS" "${GZ[@]}" -s bench/signedin.lua "$URL/study" -- "$TMP/cookies" "$THREADS"
 done
-kill "$NGINX"; wait "$NGINX" 2>/dev/null || true; NGINX=
+kill "$NGINX" "$NETHTTP"; wait "$NGINX" "$NETHTTP" 2>/dev/null || true; NGINX= NETHTTP=
 before=$(sqlite3 "$TMP/data/rehearse.db" 'SELECT count(*) FROM review_log')
 # Ratings, against the same three statements per rating as raw transactions with no server
 # around them (the server sits idle meanwhile), on a fresh database each round.
@@ -244,6 +255,10 @@ row "/study, $USERS signed-in users" study_user nginx "× nginx, goal ≥ 0.5"
 row "nginx, same bytes, the signed-in wrk script" nginx_lua nginx "× nginx (the client's own cost)"
 row "card page, signed-in, × that nginx" card_user nginx_lua "× nginx under the same client"
 row "/study, signed-in, × that nginx" study_user nginx_lua "× nginx under the same client"
+row "net/http alone, same bytes (-c$CONNS)" nethttp nginx "× nginx: the floor for any Go handler"
+row "card page, anonymous, × net/http alone" card nethttp "× the floor"
+row "card page, signed-in, × net/http alone" card_user nethttp_lua "× the floor, same client script"
+row "/study, signed-in, × net/http alone" study_user nethttp_lua "× the floor, same client script"
 printf '%-44s %10s %10s %8s %8s  %-16s %s\n' "/study, the same users with history" "$(rps study_hist)" "$(p99 study_hist)" "$(bad study_hist)" "$(ratio "$(rps study_hist)" "$NG")" "" "× median nginx (after the rating runs)"
 printf '%-44s %10s %10s %8s %8s  %-16s %s\n' "raw SQLite review transactions" "$RAW_TPS" "" "" "1.00" "$(across raws raw)" "baseline"
 row "rating POST, form + redirect, $USERS users" rate raw "× raw, goal ≥ 0.8"
