@@ -416,11 +416,7 @@ func (c *classic) notified(m *member, inc, round int) {
 			// held stays as it is now (heldShared), so the record can refer to it.
 			c.cur.revoked = append(c.cur.revoked, memberItems{m.idx, held})
 		}
-		s.revokeItems(m, held, true, func() {
-			if m.inc == inc {
-				c.sendJoin(m, inc)
-			}
-		})
+		s.revokeItems(m, held, true, typed(actRevokedRejoin, m.idx, int32(inc), 0))
 		return
 	}
 	c.sendJoin(m, inc)
@@ -433,8 +429,9 @@ func (c *classic) sendJoin(m *member, inc int) {
 
 // The classic protocol's typed acts: the events a round schedules for every member.
 const (
-	actNotified actKind = iota + 1 // a heartbeat response tells m (a: inc) of round b
-	actRejoin                      // m's JoinGroup (a: inc) in answer to a rebalance arrives
+	actNotified      actKind = iota + 1 // a heartbeat response tells m (a: inc) of round b
+	actRejoin                           // m's JoinGroup (a: inc) in answer to a rebalance arrives
+	actRevokedRejoin                    // m (a: inc) has revoked its items for the round: it sends its JoinGroup
 )
 
 func (c *classic) fire(a act) {
@@ -444,6 +441,10 @@ func (c *classic) fire(a act) {
 	case actRejoin:
 		if m.inc == int(a.a) && m.up {
 			c.join(m, " rejoins")
+		}
+	case actRevokedRejoin:
+		if m.inc == int(a.a) {
+			c.sendJoin(m, int(a.a))
 		}
 	}
 }

@@ -19,7 +19,7 @@ func (c *classic) memberStopping(m *member, down int64) {
 	e := m.entry
 	static := s.sc.StaticMembership
 	inc := m.inc
-	s.revokeItems(m, s.heldList(m), false, func() {
+	s.revokeItems(m, s.heldList(m), false, s.then(func() {
 		if m.inc != inc {
 			return
 		}
@@ -35,7 +35,7 @@ func (c *classic) memberStopping(m *member, down int64) {
 			}
 		}
 		s.restartAfter(m, down)
-	})
+	}))
 }
 
 func (c *classic) memberCrashed(m *member) {

@@ -400,13 +400,13 @@ func (c *classic) syncDone(ws []*entry, lists, adds, rv [][]int32, revoking bool
 			}
 			c.followups++
 			inc := m.inc
-			s.revokeItems(m, rv, true, func() {
+			s.revokeItems(m, rv, true, s.then(func() {
 				c.followups--
 				if m.inc == inc {
 					// The member rejoins at once so the withheld items can be handed out.
 					s.after(s.cfg.rpc, func() { c.join(m, " rejoins after revoking") })
 				}
-			})
+			}))
 		}
 		start := nth(adds, i)
 		if adds == nil {

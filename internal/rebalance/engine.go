@@ -49,7 +49,9 @@ type sim struct {
 	ranks     []int32  // member index -> position in name order (nil: recompute)
 	bat       []int32  // item -> the batch it follows, or -1
 	batches   []batch
-	freeB     []int32 // unused batches
+	freeB     []int32    // unused batches
+	waits     []itemWait // waits.go
+	freeWaits []int32    // unused slots of waits
 
 	keepBuf, addBuf [][]int32 // stickyLists's scratch
 	gave            []int32   // stickyLists's last call: (item, member) pairs given up, in order
@@ -111,10 +113,13 @@ func Run(ctx context.Context, sc Scenario, lim Limits) (res *Result, err error) 
 			break // nothing reads the agenda after the run
 		}
 		s.now = at
-		if a.isClosure() {
+		switch {
+		case a.isClosure():
 			s.q.take(a)()
-		} else {
+		case a.kind() < actStarted:
 			s.group.fire(a)
+		default:
+			s.endOf(a)
 		}
 	}
 	if s.over != nil {

@@ -354,37 +354,43 @@ func (s *sim) startItems(m *member, its []int32) {
 		s.freeB = append(s.freeB, nb)
 	}
 	if st == stStarting && len(started) > 0 {
-		gen := s.batches[b].gen
-		s.after(s.cfg.start, func() {
-			if m.inc != inc {
-				return
-			}
-			if B := &s.batches[b]; s.batchIs(b, gen, int32(len(started)), stStarting, t0, m.idx) && B.sumOK {
-				// The whole batch starts processing: its pauses end together.
-				n := int64(B.n)
-				s.downtime += n*s.now - B.sumPS
-				s.maxPause = max(s.maxPause, s.now-B.minPS)
-				s.notProcessing -= int(n)
-				B.state, B.since = stProcessing, s.now
-				s.batchMoved(started)
-				if s.notProcessing == 0 {
-					s.checkStable()
-				}
-				return
-			}
-			for _, it := range started {
-				s.detach(it)
-				x := &s.items[it]
-				if x.owner == m.idx && x.state == stStarting && x.since == t0 && x.exists {
-					s.move(it, x, stProcessing, m.idx, -1)
-				}
-			}
-		})
+		x := s.wait(itemWait{items: started, t0: t0, inc: inc, m: m.idx, b: b, gen: s.batches[b].gen})
+		s.afterAct(s.cfg.start, typed(actStarted, m.idx, x, 0))
 	}
 }
 
-// revokeItems stops items on m (commit + callback, revoke_ms) and then calls done.
-func (s *sim) revokeItems(m *member, its []int32, byRebalance bool, done func()) {
+// started ends startItems's start_ms wait: the items m still owns, as it started them, begin
+// processing.
+func (s *sim) started(w itemWait) {
+	m, started, b, t0 := s.members[w.m], w.items, w.b, w.t0
+	if m.inc != w.inc {
+		return
+	}
+	if B := &s.batches[b]; s.batchIs(b, w.gen, int32(len(started)), stStarting, t0, m.idx) && B.sumOK {
+		// The whole batch starts processing: its pauses end together.
+		n := int64(B.n)
+		s.downtime += n*s.now - B.sumPS
+		s.maxPause = max(s.maxPause, s.now-B.minPS)
+		s.notProcessing -= int(n)
+		B.state, B.since = stProcessing, s.now
+		s.batchMoved(started)
+		if s.notProcessing == 0 {
+			s.checkStable()
+		}
+		return
+	}
+	for _, it := range started {
+		s.detach(it)
+		x := &s.items[it]
+		if x.owner == m.idx && x.state == stStarting && x.since == t0 && x.exists {
+			s.move(it, x, stProcessing, m.idx, -1)
+		}
+	}
+}
+
+// revokeItems stops items on m (commit + callback, revoke_ms), releases them, and then runs
+// then (if set: a protocol's typed act, or a closure's from s.then) unless m has restarted.
+func (s *sim) revokeItems(m *member, its []int32, byRebalance bool, then act) {
 	s.steps += int64(len(its))
 	t0, inc := s.now, m.inc
 	stopping := its[:0:0]
@@ -428,49 +434,59 @@ func (s *sim) revokeItems(m *member, its []int32, byRebalance bool, done func())
 		}
 	}
 	m.heldShared = true // its may be m.held: never rewrite it in place now
-	finish := func() {
-		if m.inc != inc {
-			return
-		}
-		released, rest := false, stopping // stopping itself is never reassigned: captured by value
-		if b >= 0 && s.batchIs(b, gen, int32(len(stopping)), stRevoking, t0, m.idx) && s.kind == kindConsumer {
-			B := &s.batches[b]
-			// The whole batch is released (consumers never delete partitions).
-			B.revoked = byRebalance
-			B.state, B.owner, B.label, B.since = stUnowned, -1, -1, s.now
-			s.batchMoved(stopping)
-			s.releaseAll(m, stopping)
-			released = true
-			rest = nil
-		}
-		for _, it := range rest {
-			s.detach(it)
-			x := &s.items[it]
-			if x.owner == m.idx && x.state == stRevoking && x.since == t0 {
-				x.revoked = byRebalance
-				if x.exists {
-					s.move(it, x, stUnowned, -1, -1)
-					s.release(m, it)
-					released = true
-				}
-				if x.deleted {
-					s.kill(it)
-				}
-			}
-		}
-		if released {
-			m.heldDirty = true
-			m.ver++
-		}
-		if done != nil {
-			done()
-		}
-	}
+	w := itemWait{items: stopping, then: then, t0: t0, inc: inc, m: m.idx, b: b, gen: gen, byRebalance: byRebalance}
 	if s.cfg.revoke == 0 {
-		finish()
+		s.revoked(w)
 		return
 	}
-	s.after(s.cfg.revoke, finish)
+	s.afterAct(s.cfg.revoke, typed(actRevoked, m.idx, s.wait(w), 0))
+}
+
+// revoked ends revokeItems's revoke_ms wait: the items m still has stopping are released.
+func (s *sim) revoked(w itemWait) {
+	m, stopping, b, t0 := s.members[w.m], w.items, w.b, w.t0
+	if m.inc != w.inc {
+		if w.then.isClosure() {
+			s.q.take(w.then) // its slot, which nothing else frees
+		}
+		return
+	}
+	released, rest := false, stopping
+	if b >= 0 && s.batchIs(b, w.gen, int32(len(stopping)), stRevoking, t0, m.idx) && s.kind == kindConsumer {
+		B := &s.batches[b]
+		// The whole batch is released (consumers never delete partitions).
+		B.revoked = w.byRebalance
+		B.state, B.owner, B.label, B.since = stUnowned, -1, -1, s.now
+		s.batchMoved(stopping)
+		s.releaseAll(m, stopping)
+		released = true
+		rest = nil
+	}
+	for _, it := range rest {
+		s.detach(it)
+		x := &s.items[it]
+		if x.owner == m.idx && x.state == stRevoking && x.since == t0 {
+			x.revoked = w.byRebalance
+			if x.exists {
+				s.move(it, x, stUnowned, -1, -1)
+				s.release(m, it)
+				released = true
+			}
+			if x.deleted {
+				s.kill(it)
+			}
+		}
+	}
+	if released {
+		m.heldDirty = true
+		m.ver++
+	}
+	switch {
+	case w.then.isClosure():
+		s.q.take(w.then)()
+	case w.then != (act{}):
+		s.group.fire(w.then)
+	}
 }
 
 // dropItems loses m's items at once (crash, fenced). label keeps them shown as m's.

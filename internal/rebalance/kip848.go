@@ -277,13 +277,13 @@ func (k *kip848) heartbeat(e *kentry) {
 			k.cur.revoked[m.idx] = append(k.cur.revoked[m.idx], revoke...)
 		}
 		inc := m.inc
-		s.revokeItems(m, revoke, true, func() {
+		s.revokeItems(m, revoke, true, s.then(func() {
 			e.revokes = false
 			if m.inc == inc {
 				// The member acknowledges the revocation with a heartbeat at once.
 				s.after(s.cfg.rpc, func() { k.heartbeat(e) })
 			}
-		})
+		}))
 	}
 	if len(revoke) > 0 || e.revokes {
 		done = false
@@ -463,7 +463,7 @@ func (k *kip848) memberStopping(m *member, down int64) {
 	s := k.s
 	e := m.k
 	inc := m.inc
-	s.revokeItems(m, s.heldList(m), false, func() {
+	s.revokeItems(m, s.heldList(m), false, s.then(func() {
 		if m.inc != inc {
 			return
 		}
@@ -479,7 +479,7 @@ func (k *kip848) memberStopping(m *member, down int64) {
 			}
 		}
 		s.restartAfter(m, down)
-	})
+	}))
 }
 
 func (k *kip848) memberCrashed(m *member) {
