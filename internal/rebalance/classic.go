@@ -429,9 +429,11 @@ func (c *classic) sendJoin(m *member, inc int) {
 
 // The classic protocol's typed acts: the events a round schedules for every member.
 const (
-	actNotified      actKind = iota + 1 // a heartbeat response tells m (a: inc) of round b
-	actRejoin                           // m's JoinGroup (a: inc) in answer to a rebalance arrives
-	actRevokedRejoin                    // m (a: inc) has revoked its items for the round: it sends its JoinGroup
+	actNotified          actKind = iota + 1 // a heartbeat response tells m (a: inc) of round b
+	actRejoin                               // m's JoinGroup (a: inc) in answer to a rebalance arrives
+	actRevokedRejoin                        // m (a: inc) has revoked its items for the round: it sends its JoinGroup
+	actFollowupRevoked                      // m has revoked what a cooperative round took from it (revokeItems checked its inc)
+	actRejoinAfterRevoke                    // m's JoinGroup after that revocation arrives
 )
 
 func (c *classic) fire(a act) {
@@ -446,6 +448,12 @@ func (c *classic) fire(a act) {
 		if m.inc == int(a.a) {
 			c.sendJoin(m, int(a.a))
 		}
+	case actFollowupRevoked:
+		c.followups--
+		// The member rejoins at once so the withheld items can be handed out.
+		c.s.afterAct(c.s.cfg.rpc, typed(actRejoinAfterRevoke, m.idx, 0, 0))
+	case actRejoinAfterRevoke:
+		c.join(m, " rejoins after revoking")
 	}
 }
 

@@ -399,14 +399,7 @@ func (c *classic) syncDone(ws []*entry, lists, adds, rv [][]int32, revoking bool
 				revokedRec[m.idx] = append(revokedRec[m.idx], rv...)
 			}
 			c.followups++
-			inc := m.inc
-			s.revokeItems(m, rv, true, s.then(func() {
-				c.followups--
-				if m.inc == inc {
-					// The member rejoins at once so the withheld items can be handed out.
-					s.after(s.cfg.rpc, func() { c.join(m, " rejoins after revoking") })
-				}
-			}))
+			s.revokeItems(m, rv, true, typed(actFollowupRevoked, m.idx, 0, 0))
 		}
 		start := nth(adds, i)
 		if adds == nil {
