@@ -151,6 +151,7 @@ curl -sf -H 'Accept-Encoding: gzip' "$URL/cards/$CARD" >"$TMP/card.rehearse.gz"
 "$TMP/nethttp" -addr "127.0.0.1:$NETHTTP_PORT" -gz "$TMP/card.rehearse.gz" &
 NETHTTP=$!
 for i in $(seq 500); do curl -sf -o /dev/null "http://127.0.0.1:$NETHTTP_PORT/" && break; sleep 0.01; done
+curl -sf -o /dev/null "http://127.0.0.1:$NETHTTP_PORT/" || { echo "bench/nethttp did not serve the page" >&2; exit 1; }
 
 # wrkrun NAME ARGS...: run wrk, keep its output in $TMP/NAME.txt.
 wrkrun() {
