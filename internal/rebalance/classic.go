@@ -404,9 +404,10 @@ func (c *classic) notified(m *member, inc, round int) {
 	if m.inc != inc || !m.up || e == nil || e.removed || c.state != gPreparing || c.round != round || e.joined {
 		return
 	}
-	if m.pollBusyUntil > s.now {
-		// Consumers send JoinGroup from poll(); a stuck poll loop delays it.
-		s.atAct(m.pollBusyUntil, typed(actNotified, m.idx, int32(inc), int32(round)))
+	if at := s.pollAt(m); at > s.now {
+		// Consumers revoke and send JoinGroup from poll(): a member busy with a batch (or stuck
+		// in a slow one) answers when it polls next, processing its items until then.
+		s.atAct(at, typed(actNotified, m.idx, int32(inc), int32(round)))
 		return
 	}
 	if e.eager {

@@ -394,20 +394,27 @@ func (c *classic) syncDone(ws []*entry, lists, adds, rv [][]int32, revoking bool
 		if m.entry != e || !m.up {
 			continue
 		}
-		if rv := nth(rv, i); len(rv) > 0 {
+		rv := nth(rv, i)
+		if len(rv) > 0 {
 			if record {
 				revokedRec[m.idx] = append(revokedRec[m.idx], rv...)
 			}
 			c.followups++
-			s.revokeItems(m, rv, true, typed(actFollowupRevoked, m.idx, 0, 0))
 		}
 		start := nth(adds, i)
 		if adds == nil {
 			start = lists[i] // startItems skips what m already owns
 		}
-		if len(start) > 0 {
-			s.startItems(m, start)
+		if len(rv) == 0 && len(start) == 0 {
+			continue
 		}
+		if w := s.pollWait(m); w > 0 {
+			// The callbacks run in poll(): a member still processing (a cooperative one) takes
+			// its new assignment at its next poll.
+			c.syncLater(m, e, gen, rv, start, w)
+			continue
+		}
+		c.applySync(m, rv, start)
 	}
 	s.round(Round{Generation: gen, Trigger: strings.Join(cur.triggers, "; "), StartMS: cur.start, EndMS: s.now,
 		StopTheWorld: c.eager && !c.mixed, Parked: s.itemsOf(parked), Protocol: c.protocolName(), Assignor: assignorName(c.assignor)}, recorded(record, assignRec), revokedRec, addedRec, unrecorded)
@@ -528,4 +535,34 @@ func (c *classic) protocolName() string {
 		return "eager"
 	}
 	return "cooperative"
+}
+
+// applySync is a member taking its SyncGroup answer in poll(): it revokes what the round took
+// from it (its follow-up rejoin comes after) and starts what it gained.
+func (c *classic) applySync(m *member, rv, start []int32) {
+	if len(rv) > 0 {
+		c.s.revokeItems(m, rv, true, typed(actFollowupRevoked, m.idx, 0, 0))
+	}
+	if len(start) > 0 {
+		c.s.startItems(m, start)
+	}
+}
+
+// syncLater applies a SyncGroup answer at m's next poll, w from now. A later generation's
+// assignment supersedes what this one would start; a restarted process takes nothing.
+func (c *classic) syncLater(m *member, e *entry, gen int, rv, start []int32, w int64) {
+	inc := m.inc
+	c.s.after(w, func() {
+		if m.inc != inc || m.entry != e || !m.up {
+			if len(rv) > 0 {
+				c.followups--
+			}
+			return
+		}
+		if c.gen != gen {
+			start = nil
+		}
+		c.applySync(m, rv, start)
+		c.s.checkStable()
+	})
 }

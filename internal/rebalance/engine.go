@@ -16,7 +16,7 @@ const (
 
 type timings struct {
 	session, hb, reb, initDelay, schedDelay, revoke, start, rpc int64
-	autoCommit, rate                                            int64 // consumers only
+	autoCommit, rate, proc                                      int64 // consumers only
 }
 
 type sim struct {
@@ -41,6 +41,7 @@ type sim struct {
 	nsegs     int
 	res       *Result
 	rng       uint64
+	polls     uint64 // pollWait's draws so far
 	stamp     uint32
 	stamps    []uint32 // per item scratch marks, apart from items to keep scans dense
 	ps        []int64  // per item: when its current pause began (read while not processing)
@@ -143,7 +144,7 @@ func newSim(sc Scenario, lim Limits) *sim {
 		lim:        lim,
 		kind:       parseKind(sc.Kind),
 		proto:      parseProtocol(sc.Protocol),
-		cfg:        timings{*c.SessionTimeoutMS, *c.HeartbeatIntervalMS, *c.RebalanceTimeoutMS, *c.InitialRebalanceDelayMS, *c.ScheduledRebalanceMaxDelayMS, *c.RevokeMS, *c.StartMS, *c.RPCMS, deref(c.AutoCommitIntervalMS), deref(c.RecordsPerSec)},
+		cfg:        timings{*c.SessionTimeoutMS, *c.HeartbeatIntervalMS, *c.RebalanceTimeoutMS, *c.InitialRebalanceDelayMS, *c.ScheduledRebalanceMaxDelayMS, *c.RevokeMS, *c.StartMS, *c.RPCMS, deref(c.AutoCommitIntervalMS), deref(c.RecordsPerSec), deref(c.ProcessingMS)},
 		byName:     map[string]*member{},
 		groupOf:    map[string]int{},
 		res:        &Result{DurationMS: sc.DurationMS, Rounds: []Round{}, Events: []EventMark{}},

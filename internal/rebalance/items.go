@@ -228,7 +228,7 @@ func (s *sim) startItems(m *member, its []int32) {
 	s.steps += int64(len(its))
 	t0, inc := s.now, m.inc
 	st := stStarting
-	if s.cfg.start == 0 {
+	if m.start == 0 {
 		st = stProcessing
 	}
 	started := its[:0:0]
@@ -355,7 +355,7 @@ func (s *sim) startItems(m *member, its []int32) {
 	}
 	if st == stStarting && len(started) > 0 {
 		x := s.wait(itemWait{items: started, t0: t0, inc: inc, m: m.idx, b: b, gen: s.batches[b].gen})
-		s.afterAct(s.cfg.start, typed(actStarted, m.idx, x, 0))
+		s.afterAct(m.start, typed(actStarted, m.idx, x, 0))
 	}
 }
 
@@ -435,11 +435,11 @@ func (s *sim) revokeItems(m *member, its []int32, byRebalance bool, then act) {
 	}
 	m.heldShared = true // its may be m.held: never rewrite it in place now
 	w := itemWait{items: stopping, then: then, t0: t0, inc: inc, m: m.idx, b: b, gen: gen, byRebalance: byRebalance}
-	if s.cfg.revoke == 0 {
+	if m.revoke == 0 {
 		s.revoked(w)
 		return
 	}
-	s.afterAct(s.cfg.revoke, typed(actRevoked, m.idx, s.wait(w), 0))
+	s.afterAct(m.revoke, typed(actRevoked, m.idx, s.wait(w), 0))
 }
 
 // revoked ends revokeItems's revoke_ms wait: the items m still has stopping are released.

@@ -276,6 +276,10 @@ func (k *kip848) heartbeat(e *kentry) {
 		k.scheduleHB(e, m.pollBusyUntil)
 		return
 	}
+	if m.pollAt > s.now {
+		k.scheduleHB(e, m.pollAt) // its callbacks wait for the poll already drawn
+		return
+	}
 	if e.clean && !e.revokes && e.cleanVer == m.ver && e.cleanWorld == s.world && sameList(e.cleanList, k.targetsOf(e.id)) {
 		if e.epoch != k.epoch {
 			k.done++
@@ -291,6 +295,9 @@ func (k *kip848) heartbeat(e *kentry) {
 		if k.target[it] != e.id {
 			revoke = append(revoke, it)
 		}
+	}
+	if k.callbacksWait(e, len(revoke) > 0 && !e.revokes) {
+		return
 	}
 	if len(revoke) > 0 && !e.revokes {
 		e.revokes = true
@@ -536,4 +543,30 @@ func (k *kip848) configChanged(why string) {
 	if len(k.live()) > 0 {
 		k.bump(why, nil)
 	}
+}
+
+// callbacksWait: the heartbeat thread learns the target, but the revoke and assign callbacks
+// run in the application thread's poll(). A member with work to do (revoking, or partitions
+// released to it) and a batch in hand reconciles at its next poll; true when that is later.
+func (k *kip848) callbacksWait(e *kentry, revoking bool) bool {
+	s := k.s
+	m := e.m
+	if !revoking {
+		free := false
+		for _, it := range k.targetsOf(e.id) {
+			if x := &s.items[it]; x.exists && !x.deleted && s.ownerOf(it) < 0 {
+				free = true
+				break
+			}
+		}
+		if !free {
+			return false
+		}
+	}
+	if at := s.pollAt(m); at > s.now {
+		k.scheduleHB(e, at)
+		k.check()
+		return true
+	}
+	return false
 }

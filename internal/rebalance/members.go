@@ -25,6 +25,9 @@ type member struct {
 	phase         int64
 	recGen        int // classic: the generation whose SyncGroup last counted its list
 	pollBusyUntil int64
+	// The member's own costs (config, or its per_member override); pollAt is when the poll
+	// that runs its pending KIP-848 callbacks comes (0: none pending).
+	proc, revoke, start, pollAt int64
 
 	held []int32 // items claimed, lazily compacted
 	gone []int32 // the items released since the last compaction (see release)
@@ -41,7 +44,12 @@ func (s *sim) member(name string) *member {
 	if m, ok := s.byName[name]; ok {
 		return m
 	}
-	m := &member{idx: int32(len(s.members)), name: name, heldBatch: -1}
+	m := &member{idx: int32(len(s.members)), name: name, heldBatch: -1, proc: s.cfg.proc, revoke: s.cfg.revoke, start: s.cfg.start}
+	if o, ok := s.sc.Config.PerMember[name]; ok {
+		m.proc = derefOr(o.ProcessingMS, m.proc)
+		m.revoke = derefOr(o.RevokeMS, m.revoke)
+		m.start = derefOr(o.StartMS, m.start)
+	}
 	m.phase = int64(s.rand() % uint64(s.cfg.hb))
 	if s.kind == kindConsumer && s.proto != protoConsumer {
 		list, ok := s.sc.Assignors[name]
@@ -181,7 +189,7 @@ func (s *sim) startMember(m *member) {
 	if m.up {
 		return
 	}
-	m.up, m.stopping, m.pollBusyUntil = true, false, 0
+	m.up, m.stopping, m.pollBusyUntil, m.pollAt = true, false, 0, 0
 	m.inc++
 	m.commitBase = s.now
 	if m.next != nil {
@@ -238,4 +246,43 @@ func (s *sim) slowPoll(m *member, d int64) {
 
 func (s *sim) configChanged(why string) {
 	s.group.configChanged(why)
+}
+
+func derefOr(p *int64, v int64) int64 {
+	if p == nil {
+		return v
+	}
+	return *p
+}
+
+// pollWait is how long m takes to reach its next poll, where a consumer runs its rebalance
+// callbacks and sends its JoinGroup: 0 for a member with nothing to process or an instant poll
+// loop; otherwise the rest of the batch it is on, its position in that batch drawn uniformly
+// (from a hash of the seed, the member and a counter, so other draws stay as they were); and
+// never before a stuck poll loop (slow_poll) returns.
+func (s *sim) pollWait(m *member) int64 {
+	w := max(m.pollBusyUntil-s.now, 0)
+	if m.proc <= 0 || s.kind != kindConsumer || len(s.heldList(m)) == 0 {
+		return w
+	}
+	s.polls++
+	h := mix(uint64(s.sc.Seed)*0xD1B54A32D192ED03 ^ uint64(m.idx+1)*0x8CB92BA72F3D8DD7 ^ s.polls)
+	return max(w, 1+int64(h%uint64(m.proc)))
+}
+
+// pollAt is when m's pending callbacks run: its next poll, drawn once per pending wait (the
+// first call draws it, the call at that time clears it and returns it).
+func (s *sim) pollAt(m *member) int64 {
+	if m.pollAt > 0 {
+		at := m.pollAt
+		if at <= s.now {
+			m.pollAt = 0
+		}
+		return at
+	}
+	if w := s.pollWait(m); w > 0 {
+		m.pollAt = s.now + w
+		return m.pollAt
+	}
+	return s.now
 }

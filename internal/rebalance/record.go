@@ -254,6 +254,7 @@ func (s *sim) finish() *Result {
 		s.segs[it] = nil // converted: the collector may take it back while the rest is built
 		r.Timeline = append(r.Timeline, ItemTimeline{Item: s.names[it], Segments: segs})
 	}
+	m.PausedItems, m.AllStoppedMS = pausedAndStopped(r.Timeline)
 	return r
 }
 

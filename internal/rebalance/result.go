@@ -77,6 +77,11 @@ type Metrics struct {
 	// ReprocessedRecords is what crashes and lost ownership make consumers process twice:
 	// records_per_sec for each partition over the time since its last commit.
 	ReprocessedRecords int64 `json:"reprocessed_records"`
+	// PausedItems counts the items that stopped at least once; AllStoppedMS is how long every
+	// item stopped at once (the group did no work at all). Both are read from the timeline, so
+	// a truncated run counts them up to TruncatedAtMS.
+	PausedItems  int   `json:"paused_items"`
+	AllStoppedMS int64 `json:"all_stopped_ms"`
 }
 
 // EventMark is an event as it happened (rolling restarts and flaps are expanded), for markers.

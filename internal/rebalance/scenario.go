@@ -14,7 +14,9 @@
 // their own heartbeats against a broker-side target. Connect (KIP-415) parks lost work until
 // scheduled.rebalance.max.delay.ms expires, then gives it to the workers seen empty meanwhile.
 // revoke_ms, start_ms and rpc_ms are not Kafka settings but the cost of a commit and callback,
-// of starting work, and of one request.
+// of starting work, and of one request; processing_ms is how long a consumer works on a batch
+// between polls, and since a consumer's callbacks and JoinGroup run inside poll(), a busy member
+// answers a rebalance only at its next poll (per_member overrides these costs for one member).
 package rebalance
 
 import (
@@ -59,6 +61,21 @@ type Config struct {
 	// close) and each partition brings records_per_sec, which prices what a crash re-processes.
 	AutoCommitIntervalMS *int64 `json:"auto_commit_interval_ms,omitempty"`
 	RecordsPerSec        *int64 `json:"records_per_sec,omitempty"`
+	// ProcessingMS (consumers only) is how long the application works on each batch between
+	// two polls. A consumer runs its rebalance callbacks and sends its JoinGroup from poll(),
+	// so a member busy with a batch answers a rebalance only when it polls again: somewhere
+	// in the batch it is on, drawn from the seed. 0: the poll loop is instant.
+	ProcessingMS *int64 `json:"processing_ms,omitempty"`
+	// PerMember overrides processing, revoke and start costs for the members it names (the
+	// one slow member of a production story).
+	PerMember map[string]MemberCosts `json:"per_member,omitempty"`
+}
+
+// MemberCosts are one member's own costs; a nil field takes the group's.
+type MemberCosts struct {
+	ProcessingMS *int64 `json:"processing_ms,omitempty"`
+	RevokeMS     *int64 `json:"revoke_ms,omitempty"`
+	StartMS      *int64 `json:"start_ms,omitempty"`
 }
 
 // Event is something that happens to the group at AtMS. Which other fields apply depends on Type.
@@ -166,13 +183,13 @@ func defaults(kind, protocol string) Config {
 		if protocol == "eager" {
 			delay = 0
 		}
-		return Config{i64(10_000), i64(3_000), i64(60_000), i64(3_000), i64(delay), i64(500), i64(1_000), i64(5), nil, nil}
+		return Config{i64(10_000), i64(3_000), i64(60_000), i64(3_000), i64(delay), i64(500), i64(1_000), i64(5), nil, nil, nil, nil}
 	}
 	if protocol == "consumer" {
 		// KIP-848: heartbeat and session are broker settings; no initial delay applies.
-		return Config{i64(45_000), i64(5_000), i64(300_000), i64(0), i64(0), i64(100), i64(200), i64(5), i64(5_000), i64(100)}
+		return Config{i64(45_000), i64(5_000), i64(300_000), i64(0), i64(0), i64(100), i64(200), i64(5), i64(5_000), i64(100), i64(0), nil}
 	}
-	return Config{i64(45_000), i64(3_000), i64(300_000), i64(3_000), i64(0), i64(100), i64(200), i64(5), i64(5_000), i64(100)}
+	return Config{i64(45_000), i64(3_000), i64(300_000), i64(3_000), i64(0), i64(100), i64(200), i64(5), i64(5_000), i64(100), i64(0), nil}
 }
 
 // WithDefaults fills every unset config field, the assignor, the duration and event defaults.
@@ -204,6 +221,7 @@ func (s Scenario) WithDefaults() Scenario {
 	if d.AutoCommitIntervalMS != nil {
 		fill(&c.AutoCommitIntervalMS, d.AutoCommitIntervalMS)
 		fill(&c.RecordsPerSec, d.RecordsPerSec)
+		fill(&c.ProcessingMS, d.ProcessingMS)
 	}
 	if s.DurationMS == 0 {
 		s.DurationMS = 600_000

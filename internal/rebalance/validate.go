@@ -154,10 +154,14 @@ func (c Config) validate(s Scenario) error {
 		{"rpc_ms", c.RPCMS, 0, 60_000},
 	}
 	if s.Kind == "consumer" {
-		fs = append(fs, f{"auto_commit_interval_ms", c.AutoCommitIntervalMS, 0, 3_600_000}, f{"records_per_sec", c.RecordsPerSec, 0, 1_000_000})
-	} else if c.AutoCommitIntervalMS != nil || c.RecordsPerSec != nil {
+		fs = append(fs, f{"auto_commit_interval_ms", c.AutoCommitIntervalMS, 0, 3_600_000}, f{"records_per_sec", c.RecordsPerSec, 0, 1_000_000},
+			f{"processing_ms", c.ProcessingMS, 0, MaxProcessingMS})
+	} else if c.AutoCommitIntervalMS != nil || c.RecordsPerSec != nil || c.ProcessingMS != nil {
 		field := "auto_commit_interval_ms"
-		if c.AutoCommitIntervalMS == nil {
+		switch {
+		case c.ProcessingMS != nil:
+			return ferr("config.processing_ms", "only for kind consumer (Connect tasks do not poll through the group)")
+		case c.AutoCommitIntervalMS == nil:
 			field = "records_per_sec"
 		}
 		return ferr("config."+field, "only for kind consumer (Connect commits on its own schedule)")
@@ -169,6 +173,9 @@ func (c Config) validate(s Scenario) error {
 		if *x.v < x.min || *x.v > x.max {
 			return ferr("config."+x.name, "must be between %d and %d", x.min, x.max)
 		}
+	}
+	if err := c.validatePerMember(s); err != nil {
+		return err
 	}
 	if *c.HeartbeatIntervalMS >= *c.SessionTimeoutMS {
 		return ferr("config.heartbeat_interval_ms", "must be below session_timeout_ms (%d)", *c.SessionTimeoutMS)
@@ -359,4 +366,49 @@ func itemNames(kind string, groups map[string]int) []string {
 		}
 	}
 	return out
+}
+
+// MaxProcessingMS bounds processing_ms: a batch longer than max.poll.interval.ms's default
+// (5 minutes) would make the member leave the group, which slow_poll models on its own.
+const MaxProcessingMS = 300_000
+
+// maxPerMember bounds config.per_member: overrides are for the few members a story singles out.
+const maxPerMember = 50
+
+func (c Config) validatePerMember(s Scenario) error {
+	if len(c.PerMember) == 0 {
+		return nil
+	}
+	if len(c.PerMember) > maxPerMember {
+		return ferr("config.per_member", "at most %d members", maxPerMember)
+	}
+	named := map[string]bool{}
+	for _, m := range s.Members {
+		named[m] = true
+	}
+	for _, e := range s.Events {
+		if e.Member != "" {
+			named[e.Member] = true
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.PerMember)) {
+		p := "config.per_member." + name
+		if !named[name] {
+			return ferr(p, "not a member of the scenario (members or an event's member)")
+		}
+		o := c.PerMember[name]
+		if o.ProcessingMS != nil && s.Kind != "consumer" {
+			return ferr(p+".processing_ms", "only for kind consumer")
+		}
+		for _, x := range []struct {
+			f   string
+			v   *int64
+			max int64
+		}{{"processing_ms", o.ProcessingMS, MaxProcessingMS}, {"revoke_ms", o.RevokeMS, 3_600_000}, {"start_ms", o.StartMS, 3_600_000}} {
+			if x.v != nil && (*x.v < 0 || *x.v > x.max) {
+				return ferr(p+"."+x.f, "must be between 0 and %d", x.max)
+			}
+		}
+	}
+	return nil
 }
