@@ -13,11 +13,15 @@ import (
 )
 
 // cmdCheck validates a deck and prints every problem, one per line, as DIR/file:line: message.
+// A spoken answer over its clock is a warning (printed, exit 0) unless --strict makes it an
+// error: the bundled deck is held to its clocks, imported and member-written cards are not.
 func cmdCheck(ctx context.Context, args []string, getenv func(string) string, io stdio) error {
 	fl := flag.NewFlagSet("check", flag.ContinueOnError)
 	fl.SetOutput(io.err)
+	strict := fl.Bool("strict", false, "treat spoken answers over their clock as errors (the bundled deck's tests and CI)")
 	fl.Usage = func() {
-		fmt.Fprintln(io.err, "usage: rehearse check [DIR]   (DIR defaults to content)")
+		fmt.Fprintln(io.err, "usage: rehearse check [--strict] [DIR]   (DIR defaults to content)")
+		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -51,7 +55,22 @@ func cmdCheck(ctx context.Context, args []string, getenv func(string) string, io
 		}
 		return exitError{1}
 	}
-	fmt.Fprintf(io.out, "ok: %d cards in %d topics\n", d.Len(), len(d.Topics()))
+	for _, e := range d.Warnings {
+		e.File = filepath.Join(dir, filepath.FromSlash(e.File))
+		if *strict {
+			fmt.Fprintln(io.err, e.Error())
+		} else {
+			fmt.Fprintln(io.err, "warning: "+e.Error())
+		}
+	}
+	if *strict && len(d.Warnings) > 0 {
+		return exitError{1}
+	}
+	fmt.Fprintf(io.out, "ok: %d cards in %d topics", d.Len(), len(d.Topics()))
+	if n := len(d.Warnings); n > 0 {
+		fmt.Fprintf(io.out, ", %d warnings", n)
+	}
+	fmt.Fprintln(io.out)
 	return nil
 }
 

@@ -65,3 +65,33 @@ func TestCheckMissingDir(t *testing.T) {
 		t.Errorf("err=%v stderr=%q", err, stderr)
 	}
 }
+
+// A spoken answer over its clock is a warning by default and an error under --strict.
+func TestCheckStrictSpokenLength(t *testing.T) {
+	dir := t.TempDir()
+	good, err := os.ReadFile(filepath.Join("..", "..", "internal", "deck", "testdata", "valid", "kafka", "eager.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(good, []byte("## Basics\n\n"))
+	if i < 0 {
+		t.Fatal("no Basics section in the test card")
+	}
+	long := append(append([]byte{}, good[:i+len("## Basics\n\n")]...), []byte(strings.Repeat("word ", 80)+"\n\n")...)
+	long = append(long, good[i+len("## Basics\n\n"):]...)
+	if err := os.WriteFile(filepath.Join(dir, "long.md"), long, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, err := runCheck(t, dir)
+	if err != nil || !strings.HasPrefix(stderr, "warning: "+filepath.Join(dir, "long.md")+":") || !strings.Contains(stderr, `section "Basics" runs`) {
+		t.Fatalf("default: err=%v stderr=%q", err, stderr)
+	}
+	if out != "ok: 1 cards in 1 topics, 1 warnings\n" {
+		t.Errorf("default stdout = %q", out)
+	}
+	out, stderr, err = runCheck(t, "--strict", dir)
+	var ee exitError
+	if !errors.As(err, &ee) || ee.code != 1 || out != "" || !strings.HasPrefix(stderr, filepath.Join(dir, "long.md")+":") {
+		t.Fatalf("--strict: err=%v stdout=%q stderr=%q", err, out, stderr)
+	}
+}

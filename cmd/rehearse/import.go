@@ -15,8 +15,9 @@ import (
 )
 
 // cmdImport converts plain-text cards to markdown cards. Problems in an input (missing sections,
-// lines it cannot place) are reported but still produce a card with TODOs; only an unreadable
-// input or an unwritable output makes the exit status 1.
+// lines it cannot place) are reported but still produce a card with TODOs; an unreadable input
+// or an unwritable output makes the exit status 1, and a binary input (an .apkg, a PDF) refuses
+// the whole run, in one line per such file, before anything is written.
 func cmdImport(ctx context.Context, args []string, getenv func(string) string, io stdio) error {
 	fl := flag.NewFlagSet("import", flag.ContinueOnError)
 	fl.SetOutput(io.err)
@@ -50,12 +51,28 @@ func cmdImport(ctx context.Context, args []string, getenv func(string) string, i
 	}
 
 	failed := false
-	used := map[string]bool{} // ids written in this run, so two inputs never share a file
-	for _, file := range files {
+	srcs := make([][]byte, len(files)) // nil: unreadable
+	binary := false
+	for i, file := range files {
 		src, err := os.ReadFile(file)
 		if err != nil {
 			fmt.Fprintf(io.err, "import: %v\n", err)
 			failed = true
+			continue
+		}
+		if err := importer.CheckText(file, src); err != nil {
+			fmt.Fprintf(io.err, "import: %v\n", err)
+			binary = true
+		}
+		srcs[i] = src
+	}
+	if binary { // refuse the whole run before writing anything
+		return exitError{1}
+	}
+	used := map[string]bool{} // ids written in this run, so two inputs never share a file
+	for i, file := range files {
+		src := srcs[i]
+		if src == nil {
 			continue
 		}
 		md, id, problems := importer.Import(file, src, topics)

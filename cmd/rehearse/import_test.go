@@ -102,3 +102,43 @@ func TestImportFlagsAfterFiles(t *testing.T) {
 		t.Fatalf("card: %v, topic %q", errs, c.Topic)
 	}
 }
+
+// Both seed cards (the bundled seed and a card like the user's that runs over its clock)
+// import into a deck that `rehearse check` accepts; the over-long one is a warning, not an error.
+func TestImportedSeedsPassCheck(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	_, stderr, err := runImport(t, "-o", dir, fixture("seed-eager-cooperative.txt"), fixture("long-solid.txt"))
+	if err != nil || stderr != "" {
+		t.Fatalf("import: err=%v stderr=%q", err, stderr)
+	}
+	out, stderr, err := runCheck(t, dir)
+	if err != nil {
+		t.Fatalf("check refused the imported cards: %v\n%s", err, stderr)
+	}
+	if out != "ok: 2 cards in 2 topics, 1 warnings\n" || !strings.Contains(stderr, `warning: `) || !strings.Contains(stderr, `section "Solid answer" runs 124 words`) {
+		t.Errorf("stdout=%q stderr=%q", out, stderr)
+	}
+}
+
+// A binary input is refused in one line, exit 1, and nothing is written, not even the cards of
+// the text inputs beside it.
+func TestImportRefusesBinaryInput(t *testing.T) {
+	tmp := t.TempDir()
+	apkg := filepath.Join(tmp, "deck.apkg")
+	if err := os.WriteFile(apkg, []byte("PK\x03\x04\x14\x00\x00\x00\x08\x00collection.anki21\x00\x01"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(tmp, "out")
+	out, stderr, err := runImport(t, "-o", dir, fixture("complete.txt"), apkg)
+	var ee exitError
+	if !errors.As(err, &ee) || ee.code != 1 {
+		t.Fatalf("err = %v, want exit 1", err)
+	}
+	want := "import: " + apkg + ": not a plain-text card file (it is a ZIP archive, such as an Anki .apkg); nothing was imported\n"
+	if stderr != want || out != "" {
+		t.Errorf("stdout=%q stderr=%q, want stderr %q", out, stderr, want)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("files written: %v", entries)
+	}
+}

@@ -26,6 +26,10 @@ type Options struct {
 	// snapshot): cards then keep no markdown of their own but read their file again on first
 	// use, and a card that cannot be read shows a notice.
 	Reread bool
+	// Strict makes a spoken answer that runs over its clock (or holds code) an error that keeps
+	// the card out, as the bundled deck's checks want. Otherwise it is a warning in
+	// Deck.Warnings and the card loads: imported and member-written cards are shortened later.
+	Strict bool
 }
 
 // Topic groups cards under a topic name, in deck order.
@@ -39,6 +43,8 @@ type Topic struct {
 // rendered once on first use) and safe for concurrent use.
 type Deck struct {
 	Cards []*Card // deck order
+	// Warnings lists what a non-strict load let through: spoken answers over their clock.
+	Warnings ErrorList
 
 	byID    map[string]*Card
 	topics  []Topic
@@ -112,8 +118,11 @@ func Load(fsys fs.FS, opt Options) (*Deck, error) {
 			}
 		}
 		if errs := parsed[i].spoken; len(errs) > 0 {
-			all = append(all, errs...)
-			continue
+			if opt.Strict {
+				all = append(all, errs...)
+				continue
+			}
+			d.Warnings = append(d.Warnings, errs...)
 		}
 		c.Order = len(d.Cards)
 		d.byID[c.ID] = c
@@ -126,6 +135,7 @@ func Load(fsys fs.FS, opt Options) (*Deck, error) {
 		all.Sort()
 		return nil, all
 	}
+	d.Warnings.Sort()
 	d.index()
 	return d, nil
 }

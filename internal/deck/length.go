@@ -9,8 +9,8 @@ import (
 
 // The spoken answers (Basics, Solid answer) are practised against a clock, so a loaded deck
 // checks that each fits its card's timing target and holds nothing that reads badly aloud.
-// Parse leaves this to Load: a card that runs long is well-formed, just not ready for the deck
-// (an imported card, say, parses first and is shortened after).
+// Parse leaves this to Load: a card that runs long is well-formed, just not ready for the clock
+// (an imported card, say, parses first and is shortened after), so only a strict load refuses it.
 const (
 	// SpeakingWPM is the speaking rate the timing targets assume: an unhurried interview pace.
 	SpeakingWPM = 150
@@ -53,6 +53,10 @@ func SpokenDuration(words int) time.Duration {
 func maxSpokenWords(target time.Duration) int {
 	return int(target * SpeakingWPM * (100 + lengthSlackPercent) / (100 * time.Minute))
 }
+
+// SpokenProblems lists what makes c's spoken answers unready for the clock: too long, or holding
+// code. A strict load refuses such a card; any other load warns.
+func SpokenProblems(c *Card) ErrorList { return checkSpoken(c) }
 
 // checkSpoken reports each spoken section of c that runs more than lengthSlackPercent over its
 // target, or holds code (a config or class name in backticks): those belong in the Answer and

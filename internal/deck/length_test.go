@@ -82,7 +82,22 @@ func TestSpokenLengthCheck(t *testing.T) {
 // assertLoadErrors loads a deck holding src as f.md and checks its errors against want.
 func assertLoadErrors(t *testing.T, src string, want []string) {
 	t.Helper()
-	d, err := Load(mapFS(map[string]string{"f.md": src}), Options{})
+	fsys := mapFS(map[string]string{"f.md": src})
+	// A non-strict load keeps the card and reports the same problems as warnings.
+	lax, err := Load(fsys, Options{})
+	if err != nil {
+		t.Fatalf("a non-strict load refused the card:\n%v", err)
+	}
+	if len(want) == 0 && len(lax.Warnings) > 0 {
+		t.Fatalf("unexpected warnings:\n%v", lax.Warnings)
+	}
+	if len(want) > 0 {
+		if lax.Len() != 1 {
+			t.Fatalf("non-strict load has %d cards, want 1", lax.Len())
+		}
+		assertErrors(t, lax.Warnings, want)
+	}
+	d, err := Load(fsys, Options{Strict: true})
 	if len(want) == 0 {
 		if err != nil {
 			t.Fatalf("unexpected errors:\n%v", err)

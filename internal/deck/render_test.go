@@ -143,7 +143,7 @@ func TestChecksFromTheParseTree(t *testing.T) {
 		{"link by reference", card("first", "Q?", "T", "See [that][ref].\n\n[ref]: /cards/gone#part\n"),
 			`link to /cards/gone: no card in the deck has id "gone"`},
 	} {
-		_, err := Load(mapFS(map[string]string{"a.md": tc.src}), Options{})
+		_, err := Load(mapFS(map[string]string{"a.md": tc.src}), Options{Strict: true})
 		var list ErrorList
 		if !errors.As(err, &list) || len(list) != 1 || !strings.Contains(list[0].Msg, tc.want) {
 			t.Errorf("%s: %v, want one error with %s", tc.name, err, tc.want)

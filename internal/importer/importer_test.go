@@ -241,3 +241,32 @@ func assertErrors(t *testing.T, errs []deck.Error, want []string) {
 		}
 	}
 }
+
+// A heading that runs into bold text keeps the bold out of the heading, and a list whose items
+// end without a full stop still becomes one bullet per item.
+func TestImportHeadingWithEmphasisAndUnpunctuatedList(t *testing.T) {
+	c, _, problems, md := importFixture(t, "long-solid")
+	if len(problems) != 0 {
+		t.Errorf("problems: %v", problems)
+	}
+	if strings.Contains(string(md), "### The fix **") {
+		t.Errorf("heading swallowed the opening of the bold text:\n%s", md)
+	}
+	html := string(c.Explanation.HTML())
+	for _, want := range []string{
+		`<h3 id="card-the-fix">The fix</h3>`,
+		"<p><strong>KIP-415 — Incremental Cooperative Rebalancing (2.3)</strong> Under the new protocol",
+		"<li>Workers report what they run</li>\n<li>The leader computes the target</li>\n<li>Only moving work is revoked</li>\n<li>A follow-up round assigns it</li>",
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("explanation lacks %q:\n%s", want, html)
+		}
+	}
+}
+
+func TestRestoreKeepsDashesInProse(t *testing.T) {
+	got := strings.Join(restoreMarkdown([]string{"- One item - then a dash - and more words"}), "\n\n")
+	if got != "- One item - then a dash - and more words" {
+		t.Errorf("got %q", got)
+	}
+}

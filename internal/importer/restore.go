@@ -18,7 +18,10 @@ import (
 //     sentence; a heading that still ends up holding a sentence (". ") keeps only its first word;
 //   - "-" starts a bullet and "N." the next ordered item (1 to open a list) when it opens the
 //     line, directly follows a heading, or follows a word ending a sentence or clause (".", ":",
-//     "!", "?");
+//     "!", "?"); inside a bullet, "-" before a capitalised word (or digit, code, emphasis)
+//     starts the next bullet too, since list items often end without a full stop;
+//   - emphasis or code ("**", "__", "`") opened in a heading and not closed there moves, with
+//     the words after it, to the text below the heading;
 //   - a list ends at the next heading; text after a list's last item stays in that item.
 func restoreMarkdown(lines []string) []string {
 	var r restorer
@@ -65,8 +68,24 @@ func (r *restorer) line(s string) {
 				r.endBlock()
 				afterBreak = true
 			case len(r.words) >= 2 && titleCase(w):
-				r.endBlock()
+				// Emphasis or code opened in the heading belongs to the text after it
+				// ("## The fix **KIP-415 — Incremental ...** Under"); while it opens the
+				// heading itself, the heading goes on.
+				switch k := unclosedMarkup(r.words); {
+				case k < 0:
+					r.endBlock()
+				case k > 0:
+					carry := append([]string(nil), r.words[k:]...)
+					r.words = r.words[:k]
+					r.endBlock()
+					r.words = carry
+				}
 			}
+		}
+		// In a bullet item, a "-" before a word that starts like an item (capital, digit,
+		// code, emphasis, link) starts the next item even without a full stop before it.
+		if w == "-" && r.kind == kBullet && len(r.words) > 0 && i+1 < len(words) && startsItem(words[i+1]) {
+			afterBreak = true
 		}
 		if w == "-" && afterBreak && i+1 < len(words) {
 			r.startItem(kBullet, 0)
@@ -153,6 +172,36 @@ func (r *restorer) closeList() {
 func (r *restorer) flush() {
 	r.endBlock()
 	r.closeList()
+}
+
+// unclosedMarkup returns the index of the word that opened a "**", "__" or "`" still open at
+// the end of words, or -1 when every one is closed.
+func unclosedMarkup(words []string) int {
+	open := -1
+	for _, m := range []string{"**", "__", "`"} {
+		at := -1
+		for i, w := range words {
+			if strings.Count(w, m)%2 == 1 {
+				if at < 0 {
+					at = i
+				} else {
+					at = -1
+				}
+			}
+		}
+		if at >= 0 && (open < 0 || at < open) {
+			open = at
+		}
+	}
+	return open
+}
+
+// startsItem reports whether w looks like the first word of a list item rather than the rest
+// of a sentence after a dash: a capital or a digit, possibly behind code or emphasis markers.
+func startsItem(w string) bool {
+	w = strings.TrimLeft(w, "*_`[")
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r) || unicode.IsDigit(r)
 }
 
 // hashRun returns the length of w if it is made only of 1-6 "#".
