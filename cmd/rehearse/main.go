@@ -49,6 +49,7 @@ commands:
   deck pull DIR    write the cards stored in an instance to DIR (--url, --token; --all)
   migrate          apply database migrations and exit
   backup FILE      write a consistent copy of the database while the server runs
+  fsrs optimize LOG.csv  fit FSRS parameters to a review log (also: fsrs loss, fsrs simulate)
   healthcheck      exit 0 if the server at --addr answers /healthz (for Docker)
 
 Run "rehearse COMMAND -h" for a command's flags.
@@ -79,6 +80,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, io stdi
 		return cmdMigrate(ctx, args, getenv, io)
 	case "backup":
 		return cmdBackup(ctx, args, getenv, io)
+	case "fsrs":
+		return cmdFSRS(ctx, args, getenv, io)
 	case "healthcheck":
 		return cmdHealthcheck(ctx, args, getenv, io)
 	case "help", "-h", "--help":
