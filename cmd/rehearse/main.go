@@ -43,6 +43,7 @@ commands:
   check [DIR]      validate a deck and print every error
   import FILE...   convert plain-text cards to markdown cards (-o DIR: write files)
   sim [FILE]       run a rebalance simulation scenario (JSON) and print the result
+  hear FILE        check a recorded answer offline (--card ID, --depth, --json)
   user add NAME    create a user (password on stdin); --admin for an admin
   token create USER  print a new API token for USER (for scripts and CI)
   deck push DIR    upload the cards under DIR to an instance (--url, --token; --prune)
@@ -70,6 +71,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, io stdi
 		return cmdImport(ctx, args, getenv, io)
 	case "sim":
 		return cmdSim(ctx, args, getenv, io)
+	case "hear":
+		return cmdHear(ctx, args, getenv, io)
 	case "user":
 		return cmdUser(ctx, args, getenv, io)
 	case "token":

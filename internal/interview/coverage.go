@@ -20,9 +20,10 @@ import (
 //     close together in any order ("second bounce" makes "Bounce 2").
 //   - Words found in half or more of a card's bullets ("member", "eager") are context: they are
 //     shown but do not count towards the half.
-//   - A point is made when the answer holds at least half of its key words (at least one, two
-//     when it has three or more, never more than four), or when the bullet opens with a short
-//     label ("Bounce 2: ...") and the answer holds the label plus one more key word.
+//   - A point is made when the answer holds at least half of its distinctive key words (at
+//     least one, two when it has three or more, never more than four); or two thirds of all its key
+//     words, context words included, one of them distinctive; or when the bullet opens with a
+//     short label ("Bounce 2: ...") and the answer holds the label plus one more key word.
 //   - A pitfall's telltale is the quoted phrase of its wrong claim when it has one of two or
 //     more words; otherwise the distinctive words of the wrong claim (the text before its first
 //     colon, without a leading "Saying", "Claiming"...). It is flagged when one sentence of the
@@ -221,7 +222,10 @@ func checkBullet(bullet, answer string, common map[string]bool) BulletCheck {
 			}
 		}
 	}
-	bc.Covered = len(terms) > 0 && (matchedDistinct >= bc.Need || (bc.LabelMade && len(bc.Matched) > inLabel))
+	// Two thirds of all key words, context words included, with at least one distinctive one: an
+	// answer naming most of a point in the topic's common words has made it.
+	most := matchedDistinct >= 1 && 3*len(bc.Matched) >= 2*len(terms) && len(bc.Matched) >= bc.Need
+	bc.Covered = len(terms) > 0 && (matchedDistinct >= bc.Need || most || (bc.LabelMade && len(bc.Matched) > inLabel))
 	return bc
 }
 

@@ -29,6 +29,7 @@ var synonymGroups = [][]string{
 	{"timeout", "time out", "expire", "expiry"},
 	{"heartbeat", "heart beat"},
 	{"coordinator", "broker coordinator", "group coordinator"},
+	{"upside", "advantage", "benefit"},
 }
 
 // synonyms maps a normalised phrase (canon words joined by spaces) to its group's name.
@@ -258,3 +259,13 @@ var stopWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// SynonymPhrases lists every word and phrase of the synonym groups, for a recogniser that must
+// be able to hear each of them.
+func SynonymPhrases() []string {
+	var out []string
+	for _, g := range synonymGroups {
+		out = append(out, g...)
+	}
+	return out
+}
