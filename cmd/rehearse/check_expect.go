@@ -24,7 +24,7 @@ func loadDeckExpect(fsys fs.FS) (*deck.Deck, error) {
 		}
 		results := make([]*rebalance.Result, len(scs))
 		for i, sc := range scs {
-			if results[i], err = run(sc, rebalance.CardLimits); err != nil { // memoised: already run above
+			if results[i], err = run(sc, deckload.CardLimits); err != nil { // memoised: already run above
 				return fmt.Errorf("compare[%d] (%s): %w", i, sc.Protocol, err)
 			}
 		}

@@ -39,12 +39,20 @@ func isDelimiter(l []byte, closing bool) bool {
 	return t == "---" || closing && t == "..."
 }
 
+// MaxFrontMatterBytes caps a card's front matter: the bundled cards' is under 1.1 KiB, and all
+// of it is parsed, and its simulation overrides decoded, before anything else is checked.
+const MaxFrontMatterBytes = 8 << 10
+
 // frontMatterKeys is the documented set, in the order they are usually written.
 var frontMatterKeys = []string{"id", "question", "topic", "tags", "timing", "simulation"}
 
 // parseFrontMatter fills the card's front-matter fields, reporting problems at file lines
 // (offset is the file line of the YAML's first line).
 func parseFrontMatter(e *errs, src []byte, offset int, c *Card) {
+	if len(src) > MaxFrontMatterBytes {
+		e.add(offset, "front matter: %d KiB; the limit is %d KiB (the question, topic, tags, timing and simulation fit in far less)", (len(src)+1023)>>10, MaxFrontMatterBytes>>10)
+		return
+	}
 	if !fastFrontMatter(src, offset, c) { // fastyaml.go
 		yamlFrontMatter(e, src, offset, c)
 	}
@@ -63,6 +71,12 @@ func yamlFrontMatter(e *errs, src []byte, offset int, c *Card) {
 		} else {
 			e.add(offset, "front matter: %v", err)
 		}
+		return
+	}
+	if line, ok := firstAlias(f); ok {
+		// An alias is expanded wherever it is used, so a few lines of nested aliases can stand
+		// for billions of values; a card has no need for them.
+		e.add(line+offset-1, "front matter: YAML aliases (*name) are not allowed in cards: write the value out")
 		return
 	}
 	var body ast.Node
@@ -251,6 +265,31 @@ func yamlString(e *errs, n ast.Node, what string, line int) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// firstAlias finds the first YAML alias in f, reporting its line within the YAML.
+func firstAlias(f *ast.File) (int, bool) {
+	var found ast.Node
+	for _, d := range f.Docs {
+		ast.Walk(aliasFinder{&found}, d)
+		if found != nil {
+			return nodeLineYAML(found), true
+		}
+	}
+	return 0, false
+}
+
+type aliasFinder struct{ found *ast.Node }
+
+func (v aliasFinder) Visit(n ast.Node) ast.Visitor {
+	if *v.found != nil {
+		return nil
+	}
+	if _, ok := n.(*ast.AliasNode); ok {
+		*v.found = n
+		return nil
+	}
+	return v
 }
 
 // unwrap looks through tags and anchors to the value node.

@@ -2,7 +2,9 @@ package deck
 
 import (
 	_ "embed"
+	"errors"
 	"strings"
+	"time"
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
@@ -66,6 +68,36 @@ func (d *Deck) WarmUp() {
 	}
 }
 
+// Highlighting is bounded in time: some of chroma's lexers backtrack badly on hostile input (a
+// make block of ten thousand "(" took 15 s), and cards are user input. A block gets at most
+// blockHighlightTime and a card's blocks together cardHighlightTime; a block past its share is
+// shown as plain text with a note saying so. This is the one place the package reads the clock.
+const (
+	blockHighlightTime = 200 * time.Millisecond
+	cardHighlightTime  = 600 * time.Millisecond
+)
+
+// highlightBudget is what is left of a card's highlighting time; it rides on the card's
+// document node, which every block of one render shares.
+type highlightBudget struct{ left time.Duration }
+
+const budgetAttr = "rehearse-highlight-budget"
+
+func budgetOf(n ast.Node) *highlightBudget {
+	root := n
+	for root.Parent() != nil {
+		root = root.Parent()
+	}
+	if v, ok := root.AttributeString(budgetAttr); ok {
+		if b, ok := v.(*highlightBudget); ok {
+			return b
+		}
+	}
+	b := &highlightBudget{left: cardHighlightTime}
+	root.SetAttributeString(budgetAttr, b)
+	return b
+}
+
 func renderFencedCode(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkContinue, nil
@@ -77,9 +109,14 @@ func renderFencedCode(w util.BufWriter, src []byte, node ast.Node, entering bool
 	for i := 0; i < lines.Len(); i++ {
 		code.Write(segValue(lines, i, src))
 	}
+	slow := false
 	if lang != nil {
 		if lexer := lexers.Get(string(lang)); lexer != nil {
-			tokens, err := tokenise(lexer, code.String())
+			budget := budgetOf(node)
+			start := time.Now()
+			tokens, err := tokenise(lexer, code.String(), start.Add(min(blockHighlightTime, budget.left)))
+			budget.left -= time.Since(start)
+			slow = errors.Is(err, errSlowHighlight)
 			// The formatter escapes every token; on an error fall through to plain text.
 			if err == nil && codeFormatter.Format(w, classStyle, chroma.Literator(tokens...)) == nil {
 				return ast.WalkContinue, nil
@@ -95,27 +132,54 @@ func renderFencedCode(w util.BufWriter, src []byte, node ast.Node, entering bool
 	_ = w.WriteByte('>')
 	html.DefaultWriter.RawWrite(w, []byte(code.String()))
 	_, _ = w.WriteString("</code></pre>\n")
+	if slow {
+		_, _ = w.WriteString(`<p class="code-note">Shown without highlighting: colouring this block took longer than a card allows.</p>` + "\n")
+	}
 	return ast.WalkContinue, nil
 }
 
-// tokenise lexes code, again when the result has error tokens. chroma gives each of its regular
-// expressions a 250 ms deadline and takes a match that ran out of time for no match, so on a
-// starved machine the same code can come out with error tokens once; most code lexes without
-// any, and of up to three tries the one with the fewest is kept.
-func tokenise(lexer chroma.Lexer, code string) ([]chroma.Token, error) {
+// errSlowHighlight: the block's highlighting ran past its time.
+var errSlowHighlight = errors.New("highlighting took too long")
+
+// tokenise lexes code by deadline, again when the result has error tokens. chroma gives each of
+// its regular expressions a 250 ms deadline and takes a match that ran out of time for no
+// match, so on a starved machine the same code can come out with error tokens once; most code
+// lexes without any, and of up to three tries (while time is left) the one with the fewest is
+// kept.
+func tokenise(lexer chroma.Lexer, code string, deadline time.Time) ([]chroma.Token, error) {
 	var best []chroma.Token
 	bestErrs := -1
 	for range 3 {
-		it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
+		it, err := lexer.Tokenise(nil, code) // not chroma.Coalesce, which pulls many tokens per call
 		if err != nil {
 			return nil, err
 		}
-		tokens := it.Tokens()
+		var tokens []chroma.Token
+		var run strings.Builder // the current run of one token type, coalesced as chroma.Coalesce does
+		runType := chroma.EOFType
 		errs := 0
-		for _, t := range tokens {
+		for t := it(); t != chroma.EOF; t = it() {
+			if time.Now().After(deadline) {
+				if best != nil {
+					return best, nil
+				}
+				return nil, errSlowHighlight
+			}
 			if t.Type == chroma.Error {
 				errs++
 			}
+			if t.Value == "" {
+				continue
+			}
+			if (t.Type != runType || run.Len() >= 8192) && run.Len() > 0 {
+				tokens = append(tokens, chroma.Token{Type: runType, Value: run.String()})
+				run.Reset()
+			}
+			runType = t.Type
+			run.WriteString(t.Value)
+		}
+		if run.Len() > 0 {
+			tokens = append(tokens, chroma.Token{Type: runType, Value: run.String()})
 		}
 		if bestErrs < 0 || errs < bestErrs {
 			best, bestErrs = tokens, errs

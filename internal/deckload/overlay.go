@@ -59,7 +59,10 @@ func Layered(base fs.FS, stored func() (map[string][]byte, error), load func(fs.
 			return nil, fmt.Errorf("reading the cards stored in the app: %w", err)
 		}
 		var skipped deck.ErrorList
-		for range 3 { // each round drops the stored files named in errors
+		// Each round drops the stored files named in errors; a chain of stored cards linking
+		// to one that went away loses one link per round, so it takes as many rounds as there
+		// are stored files at most.
+		for range len(files) + 1 {
 			fsys, err := Overlay(base, files)
 			if err != nil {
 				return nil, err

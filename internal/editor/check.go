@@ -39,6 +39,9 @@ func Check(d *deck.Deck, t Target, src []byte, checkSim func(*deck.Simulation) e
 		return nil, errs
 	}
 	idLine := FrontMatterLine(src, "id")
+	if why, ok := reservedIDs[c.ID]; ok {
+		return nil, deck.ErrorList{{File: file, Line: idLine, Msg: fmt.Sprintf("id %q is reserved: %s; choose another id", c.ID, why)}}
+	}
 	var list deck.ErrorList
 	switch {
 	case t.ID != "" && c.ID != t.ID:
@@ -68,6 +71,15 @@ func Check(d *deck.Deck, t Target, src []byte, checkSim func(*deck.Simulation) e
 	return c, nil
 }
 
+// reservedIDs are ids a card written in the app cannot take, with the reason.
+var reservedIDs = map[string]string{
+	"readme": "a deck's README files are not cards, so the card would never load",
+	"new":    "/cards/new is the page that writes a new card",
+}
+
+// Reserved reports whether id is one a card cannot take.
+func Reserved(id string) bool { _, ok := reservedIDs[id]; return ok }
+
 // folderProblem says what is wrong with where a card would be stored ("" when fine): one
 // topic folder below the deck root, named like the bundled ones (03-eager).
 func folderProblem(p string) string {
@@ -78,6 +90,8 @@ func folderProblem(p string) string {
 		return "folder: a card lives in a topic folder, e.g. 03-eager/" + file
 	case strings.Contains(dir, "/") || !isSlug(dir):
 		return fmt.Sprintf("folder %q is not a topic folder name: one folder of lower-case letters, digits and hyphens, like 03-eager", dir)
+	case strings.EqualFold(file, "readme.md"):
+		return fmt.Sprintf("file %q: a deck's README files are not cards, so the card would never load; choose another id", file)
 	case path.Ext(file) != ".md" || !isSlug(strings.TrimSuffix(file, ".md")):
 		return fmt.Sprintf("file %q: want the card id and .md, like my-card.md", file)
 	}

@@ -43,6 +43,9 @@ func TestCheckRefusesWithLines(t *testing.T) {
 		{"bad folder", Target{Path: "a/b/my-card.md"}, tmpl, `folder "a/b" is not a topic folder`},
 		{"topic of another folder", Target{Path: folder + "/my-card.md"}, Template("my-card", "Something else"), ":4: topic: folder " + folder},
 		{"too big", Target{Path: folder + "/my-card.md"}, tmpl + strings.Repeat("x", MaxCardBytes), "the limit is 64 KiB"},
+		{"reserved id readme", Target{Path: folder + "/readme.md"}, Template("readme", existing.Topic), `README files are not cards`},
+		{"reserved id readme, other file", Target{Path: folder + "/x.md"}, Template("readme", existing.Topic), `id "readme" is reserved`},
+		{"reserved id new", Target{Path: folder + "/new.md"}, Template("new", existing.Topic), `id "new" is reserved`},
 		{"parse error", Target{Path: folder + "/my-card.md"}, strings.Replace(tmpl, "## Basics", "## Basix", 1), ":14: unknown section"},
 	} {
 		_, errs := Check(d, tt.t, []byte(tt.src), nil)
@@ -57,18 +60,41 @@ func TestCheckRefusesWithLines(t *testing.T) {
 }
 
 func TestDiff(t *testing.T) {
-	got := Diff("a\nb\nc\nd\n", "a\nc\nx\nd\n")
+	got, coarse := Diff("a\nb\nc\nd\n", "a\nc\nx\nd\n")
 	var b strings.Builder
 	for _, l := range got {
 		b.WriteByte(byte(l.Op))
 		b.WriteString(l.Text)
 		b.WriteByte(' ')
 	}
-	if b.String() != " a -b  c +x  d " || !Changed(got) || Changed(Diff("a\n", "a\n")) {
+	if b.String() != " a -b  c +x  d " || !Changed(got) || coarse {
 		t.Errorf("diff = %q", b.String())
 	}
 	if got[4].A != 4 || got[4].B != 4 || got[3].B != 3 || got[1].A != 2 {
 		t.Errorf("line numbers %+v", got)
+	}
+}
+
+// Two revisions of 30,000 different one-character lines (the audit's history page) are over the
+// table's bound: the diff shows them replaced, says it is coarse, and its line numbers hold.
+func TestDiffOfHugeRevisionsIsBounded(t *testing.T) {
+	a := "id\n" + strings.Repeat("a\n", 30000) + "end\n"
+	b := "id\n" + strings.Repeat("b\n", 30000) + "end\n"
+	got, coarse := Diff(a, b)
+	if !coarse || len(got) != 60002 {
+		t.Fatalf("coarse %v, %d lines", coarse, len(got))
+	}
+	if got[0].Op != Same || got[1] != (Line{Del, "a", 2, 0}) || got[30001] != (Line{Add, "b", 0, 2}) || got[60001] != (Line{Same, "end", 30002, 30002}) {
+		t.Errorf("lines %+v %+v %+v %+v", got[0], got[1], got[30001], got[60001])
+	}
+	// An edit inside a long card is still aligned: the common start and end are set aside.
+	c := strings.Replace(a, "a\n", "x\n", 1)
+	got, coarse = Diff(a, c)
+	if coarse || len(got) != 30003 || !Changed(got) {
+		t.Errorf("one-line edit: coarse %v, %d lines", coarse, len(got))
+	}
+	if same, _ := Diff(a, a); Changed(same) {
+		t.Error("a text differs from itself")
 	}
 }
 

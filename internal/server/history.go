@@ -57,7 +57,9 @@ func (s *Server) historyPage(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		v.To = newer.ID
-		for _, l := range editor.Diff(base, newer.Markdown) {
+		lines, coarse := editor.Diff(base, newer.Markdown)
+		v.Coarse = coarse
+		for _, l := range lines {
 			v.Diff = append(v.Diff, views.DiffLine{Op: string(l.Op), Text: l.Text})
 		}
 	}

@@ -31,8 +31,8 @@ const (
 	simWaitForSlot = 10 * time.Second // how long a request queues for a slot
 )
 
-// cardLimits are the CLI's sizes (cards are trusted content) with the web's budgets.
-var cardLimits = rebalance.CardLimits
+// cardLimits are the bound a card's simulation was checked against when it was saved or loaded.
+var cardLimits = deckload.CardLimits
 
 type simState struct {
 	cache  *simCache
