@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
@@ -67,11 +66,17 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 	u := userFrom(r.Context())
 	current, password, password2 := r.PostFormValue("current"), r.PostFormValue("password"), r.PostFormValue("password2")
 	fe := &views.FormError{Fields: map[string]string{}}
-	if err := s.hasher.Check(r.Context(), u.PasswordHash, current); errors.Is(err, auth.ErrMismatch) {
-		fe.Fields["current"] = "This is not your current password."
-	} else if err != nil {
+	status, msg, err := s.checkOwnPassword(w, r, current)
+	if err != nil {
 		s.fail(w, r, err)
 		return
+	}
+	if status == http.StatusTooManyRequests {
+		s.renderAccount(w, r, status, &views.FormError{Form: msg})
+		return
+	}
+	if status != 0 {
+		fe.Fields["current"] = msg
 	}
 	checkNewPassword(fe, password, password2)
 	if len(fe.Fields) > 0 {
@@ -85,7 +90,7 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	if err := s.db.SetPassword(ctx, u.ID, hash); err != nil {
+	if err := s.db.SetPassword(ctx, u.ID, hash, s.now()); err != nil {
 		s.fail(w, r, err)
 		return
 	}

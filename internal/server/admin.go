@@ -29,6 +29,7 @@ func (s *Server) adminRoutes(r chi.Router) {
 		r.Post("/admin/users/{id}/disable", s.setDisabled(true))
 		r.Post("/admin/users/{id}/enable", s.setDisabled(false))
 		r.Post("/admin/users/{id}/reset", s.createReset)
+		r.Post("/admin/tokens/{id}/revoke", s.adminRevokeToken) // tokens.go
 		r.Post("/admin/reload", s.reloadDeck)
 		r.Get("/admin/import", s.importPage) // import.go
 		r.Post("/admin/import", s.importPreview)
@@ -91,6 +92,15 @@ func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, status int,
 		for _, e := range st.Errors {
 			vm.Deck.Errors = append(vm.Deck.Errors, views.DeckError{File: e.File, Line: e.Line, Msg: e.Msg})
 		}
+	}
+	if l := s.loaded(); l != nil {
+		for _, e := range l.Skipped {
+			vm.Deck.Skipped = append(vm.Deck.Skipped, views.DeckError{File: e.File, Line: e.Line, Msg: e.Msg})
+		}
+	}
+	if vm.Tokens, err = s.adminTokens(ctx); err != nil {
+		s.fail(w, r, err)
+		return
 	}
 	membersEdit, err := s.db.Setting(r.Context(), store.SettingMembersEdit)
 	if err != nil {
@@ -159,7 +169,7 @@ func (s *Server) setDisabled(disabled bool) http.HandlerFunc {
 			s.fail(w, r, errStatus(http.StatusConflict, "You cannot disable your own account."))
 			return
 		}
-		if err := s.db.SetDisabled(r.Context(), id, disabled); err != nil {
+		if err := s.db.SetDisabled(r.Context(), id, disabled, s.now()); err != nil {
 			s.fail(w, r, err)
 			return
 		}

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
@@ -9,6 +11,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/deck"
@@ -193,11 +197,13 @@ func TestCardsAPIAuth(t *testing.T) {
 func TestAccountTokens(t *testing.T) {
 	e, _ := editableEnv(t)
 	c := e.signedIn("ada", store.RoleMember)
-	resp, doc := e.post(c, "/account/tokens", url.Values{"name": {"deck CI"}})
-	tok := doc.Find("#token-value").Text()
-	if resp.StatusCode != 200 || len(tok) < 40 {
-		t.Fatalf("create: %d %q", resp.StatusCode, tok)
+	// A session alone cannot make a token: it takes the password.
+	resp, doc := e.post(c, "/account/tokens", url.Values{"name": {"deck CI"}, "password": {"a guess"}})
+	if resp.StatusCode != http.StatusUnprocessableEntity || doc.Find("#token-value").Length() != 0 ||
+		!strings.Contains(doc.Find("#tokens .error").Text(), "not your current password") {
+		t.Fatalf("create with a wrong password: %d %q", resp.StatusCode, doc.Find("#tokens").Text())
 	}
+	tok := createToken(t, e, c, "deck CI")
 	if status, _ := e.api("GET", "/api/cards", tok, ""); status != 200 {
 		t.Fatalf("new token: %d", status)
 	}
@@ -212,6 +218,81 @@ func TestAccountTokens(t *testing.T) {
 	}
 	if status, _ := e.api("GET", "/api/cards", tok, ""); status != http.StatusUnauthorized {
 		t.Errorf("revoked: %d", status)
+	}
+}
+
+// createToken makes an API token on /account with the test users' password.
+func createToken(t *testing.T, e *testEnv, c *http.Client, name string) string {
+	t.Helper()
+	resp, doc := e.post(c, "/account/tokens", url.Values{"name": {name}, "password": {"not a real password"}})
+	tok := doc.Find("#token-value").Text()
+	if resp.StatusCode != 200 || len(tok) < 40 {
+		t.Fatalf("create: %d %q", resp.StatusCode, tok)
+	}
+	return tok
+}
+
+// A stolen session must not become lasting API access: tokens end when the password changes,
+// when an admin hands out a reset link, and when the account is disabled; an admin sees every
+// live token and can end any.
+func TestTokensEndWithTheirOwnersPassword(t *testing.T) {
+	e, _ := editableEnv(t)
+	admin := e.signedIn("root", store.RoleAdmin)
+	ada := e.signedIn("ada", store.RoleMember)
+	adaID := func() int64 {
+		u, err := e.db.UserByName(context.Background(), "ada")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u.ID
+	}()
+	live := func(tok string) bool { status, _ := e.api("GET", "/api/cards", tok, ""); return status == 200 }
+
+	tok := createToken(t, e, ada, "one")
+	resp, _ := e.post(ada, "/account/password", url.Values{"current": {"not a real password"}, "password": {"a new long passphrase"}, "password2": {"a new long passphrase"}})
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("password change: %d", resp.StatusCode)
+	}
+	if live(tok) {
+		t.Error("a token survived its owner's password change")
+	}
+	if err := e.db.SetPassword(context.Background(), adaID, dummyHash, e.now); err != nil { // back to the test password
+		t.Fatal(err)
+	}
+	ada = e.client()
+	if resp, _ := e.post(ada, "/login", url.Values{"username": {"ada"}, "password": {"not a real password"}}); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("login again: %d", resp.StatusCode)
+	}
+
+	tok = createToken(t, e, ada, "two")
+	if resp, _ := e.post(admin, fmt.Sprintf("/admin/users/%d/reset", adaID), nil); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("reset link: %d", resp.StatusCode)
+	}
+	if live(tok) {
+		t.Error("a token survived an admin's reset link")
+	}
+
+	tok = createToken(t, e, ada, "three")
+	e.post(admin, fmt.Sprintf("/admin/users/%d/disable", adaID), nil)
+	e.post(admin, fmt.Sprintf("/admin/users/%d/enable", adaID), nil)
+	if live(tok) {
+		t.Error("a token survived disable then enable")
+	}
+
+	ada = e.client()
+	e.post(ada, "/login", url.Values{"username": {"ada"}, "password": {"not a real password"}})
+	tok = createToken(t, e, ada, "four")
+	_, doc := e.get(admin, "/admin")
+	row := doc.Find("#admin-tokens li").FilterFunction(func(_ int, s *goquery.Selection) bool { return strings.Contains(s.Text(), "four") })
+	action, ok := row.Find("form").Attr("action")
+	if !ok || !strings.Contains(row.Text(), "ada") {
+		t.Fatalf("admin page does not list ada's token: %q", doc.Find("#tokens").Text())
+	}
+	if resp, _ := e.post(admin, action, nil); resp.StatusCode != http.StatusSeeOther || live(tok) {
+		t.Errorf("admin revoke: %d, still live %v", resp.StatusCode, live(tok))
+	}
+	if resp, _ := e.post(ada, action, nil); resp.StatusCode != http.StatusForbidden && resp.StatusCode != http.StatusNotFound {
+		t.Errorf("a member used the admin revoke: %d", resp.StatusCode)
 	}
 }
 

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -38,10 +39,21 @@ func (s *Server) tokensSection(r *http.Request, fresh, freshName, errMsg string)
 }
 
 // createToken is POST /account/tokens: the new token is shown on the page once, never again.
+// It asks for the password: a token outlives the session, so a stolen session alone must not
+// be able to make one.
 func (s *Server) createToken(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimSpace(r.PostFormValue("name"))
 	if name == "" || len(name) > 64 {
 		s.renderAccountTokens(w, r, http.StatusUnprocessableEntity, "", "", "Name the token (up to 64 characters), e.g. after the script that uses it.")
+		return
+	}
+	status, msg, err := s.checkOwnPassword(w, r, r.PostFormValue("password"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if status != 0 {
+		s.renderAccountTokens(w, r, status, "", "", msg)
 		return
 	}
 	tok, digest := auth.NewToken()
@@ -65,5 +77,56 @@ func (s *Server) revokeToken(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 	default:
 		http.Redirect(w, r, "/account?saved=token#tokens", http.StatusSeeOther)
+	}
+}
+
+// checkOwnPassword checks the signed-in user's password for an action that needs it, counted
+// by the login limiter like a login (ratelimit.go), so a stolen session cannot guess it at
+// speed. status is 0 when it matches, else 429 or 422 with the message to show.
+func (s *Server) checkOwnPassword(w http.ResponseWriter, r *http.Request, password string) (status int, msg string, err error) {
+	u := userFrom(r.Context())
+	attempt, wait := s.limiter.begin(s.now(), u.Username, s.clientAddr(r))
+	if attempt == nil {
+		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+		return http.StatusTooManyRequests, tooManyMessage(wait), nil
+	}
+	err = s.hasher.Check(r.Context(), u.PasswordHash, password)
+	switch {
+	case errors.Is(err, auth.ErrMismatch):
+		attempt.failed()
+		return http.StatusUnprocessableEntity, "This is not your current password.", nil
+	case err != nil:
+		attempt.cancel()
+		return 0, "", err
+	}
+	attempt.succeeded()
+	return 0, "", nil
+}
+
+// adminTokens is the admin page's list of every live token.
+func (s *Server) adminTokens(ctx context.Context) (views.Slot, error) {
+	list, err := s.db.LiveTokens(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]views.OwnedToken, 0, len(list))
+	for _, t := range list {
+		out = append(out, views.OwnedToken{Token: views.Token{ID: t.ID, Name: t.Name, Created: t.CreatedAt, LastUsed: t.LastUsed}, User: t.Username})
+	}
+	return views.AdminTokensSection(out), nil
+}
+
+// adminRevokeToken is POST /admin/tokens/{id}/revoke: an admin ends anyone's token.
+func (s *Server) adminRevokeToken(w http.ResponseWriter, r *http.Request) {
+	id, _ := strconv.ParseInt(chi.URLParam(r, "id"), 10, 64)
+	err := s.db.RevokeAnyToken(r.Context(), id, s.now())
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		s.errorPage(w, r, http.StatusNotFound, "There is no such live token.")
+	case err != nil:
+		s.fail(w, r, err)
+	default:
+		s.log.InfoContext(r.Context(), "API token revoked by an admin", "token_id", id, "by", userFrom(r.Context()).Username)
+		http.Redirect(w, r, "/admin#tokens", http.StatusSeeOther)
 	}
 }

@@ -39,7 +39,7 @@ func TestTokensRevokedAndDisabled(t *testing.T) {
 	}
 	// A disabled account's tokens stop working too.
 	db.CreateToken(ctx, u.ID, "second", []byte("digest-2"), now)
-	if err := db.SetDisabled(ctx, u.ID, true); err != nil {
+	if err := db.SetDisabled(ctx, u.ID, true, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.UserByToken(ctx, []byte("digest-2"), now); !errors.Is(err, ErrNotFound) {

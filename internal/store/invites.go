@@ -100,7 +100,8 @@ func (db *DB) Invites(ctx context.Context, since time.Time) ([]Invite, error) {
 }
 
 // CreateReset stores a one-time password-reset link for a user. Older unused links for the same
-// user stop working: only the newest one the admin handed out is valid.
+// user stop working: only the newest one the admin handed out is valid. The user's API tokens
+// end: a reset means the password is lost or taken, and so may be whatever it made.
 func (db *DB) CreateReset(ctx context.Context, digest []byte, userID int64, now, expires time.Time) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM password_resets WHERE user_id = ? AND used_at = 0", userID); err != nil {
@@ -111,7 +112,10 @@ func (db *DB) CreateReset(ctx context.Context, digest []byte, userID int64, now,
 		if err != nil && isForeignKey(err) {
 			return ErrNotFound
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		return revokeUserTokens(ctx, tx, userID, now)
 	})
 }
 
@@ -123,7 +127,7 @@ func (db *DB) ResetUser(ctx context.Context, digest []byte, now time.Time) (*Use
 }
 
 // RedeemReset sets a new password through a reset link, uses the link up and ends every session
-// of the account (whoever knew the old password is signed out).
+// and API token of the account (whoever knew the old password is signed out).
 func (db *DB) RedeemReset(ctx context.Context, digest []byte, passwordHash string, now time.Time) (*User, error) {
 	defer db.sessions.clear()
 	var u *User
@@ -141,8 +145,10 @@ func (db *DB) RedeemReset(ctx context.Context, digest []byte, passwordHash strin
 		if _, err := tx.ExecContext(ctx, "UPDATE users SET password_hash = ? WHERE id = ?", passwordHash, u.ID); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, "DELETE FROM sessions WHERE user_id = ?", u.ID)
-		return err
+		if _, err = tx.ExecContext(ctx, "DELETE FROM sessions WHERE user_id = ?", u.ID); err != nil {
+			return err
+		}
+		return revokeUserTokens(ctx, tx, u.ID, now)
 	})
 	if err != nil {
 		return nil, err

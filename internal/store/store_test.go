@@ -73,7 +73,7 @@ func TestSessions(t *testing.T) {
 	if _, err := db.SessionUser(ctx, digest, t0.Add(2*time.Hour)); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("expired session: %v", err)
 	}
-	if err := db.SetDisabled(ctx, u.ID, true); err != nil {
+	if err := db.SetDisabled(ctx, u.ID, true, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.SessionUser(ctx, digest, t0.Add(time.Minute)); !errors.Is(err, ErrNotFound) {

@@ -19,7 +19,7 @@ func TestTeamQueries(t *testing.T) {
 	if err := db.UpdateSettings(ctx, hid.ID, Settings{DesiredRetention: 0.9, NewPerDay: 10, DefaultDepth: "basics", TimeZone: "UTC", HideFromTeam: true}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SetDisabled(ctx, off.ID, true); err != nil {
+	if err := db.SetDisabled(ctx, off.ID, true, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	users, err := db.TeamUsers(ctx)

@@ -93,3 +93,44 @@ func (db *DB) RevokeToken(ctx context.Context, userID, tokenID int64, now time.T
 		return nil
 	})
 }
+
+// revokeUserTokens ends every live token of a user (in tx): a token is as good as the
+// password, so whatever replaces or locks the password ends the tokens too.
+func revokeUserTokens(ctx context.Context, tx *sql.Tx, userID int64, now time.Time) error {
+	_, err := tx.ExecContext(ctx, "UPDATE api_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at = 0", ms(now), userID)
+	return err
+}
+
+// TokenOwner is a token with its user's name, for the admin page.
+type TokenOwner struct {
+	Token
+	UserID   int64
+	Username string
+}
+
+// LiveTokens lists every token not revoked, with its owner, newest first.
+func (db *DB) LiveTokens(ctx context.Context) ([]TokenOwner, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT t.id, t.name, t.created_at, t.last_used_at, u.id, u.username
+		FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.revoked_at = 0 ORDER BY t.id DESC`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []TokenOwner
+	for rows.Next() {
+		var t TokenOwner
+		var c, u int64
+		if err := rows.Scan(&t.ID, &t.Name, &c, &u, &t.UserID, &t.Username); err != nil {
+			return nil, err
+		}
+		t.CreatedAt, t.LastUsed = fromMS(c), fromMS(u)
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// RevokeAnyToken revokes a token whoever owns it (an admin's action); ErrNotFound if there is
+// no such live token.
+func (db *DB) RevokeAnyToken(ctx context.Context, tokenID int64, now time.Time) error {
+	return db.exec(ctx, "UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at = 0", ms(now), tokenID)
+}

@@ -143,13 +143,18 @@ func (db *DB) queryUsers(ctx context.Context, q string, args ...any) ([]*User, e
 }
 
 // SetPassword replaces a user's password hash.
-func (db *DB) SetPassword(ctx context.Context, userID int64, passwordHash string) error {
+func (db *DB) SetPassword(ctx context.Context, userID int64, passwordHash string, now time.Time) error {
 	defer db.sessions.clear()
-	return db.exec(ctx, "UPDATE users SET password_hash = ? WHERE id = ?", passwordHash, userID)
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, "UPDATE users SET password_hash = ? WHERE id = ?", passwordHash, userID); err != nil {
+			return err
+		}
+		return revokeUserTokens(ctx, tx, userID, now)
+	})
 }
 
 // SetDisabled disables or re-enables an account; disabling also ends its sessions.
-func (db *DB) SetDisabled(ctx context.Context, userID int64, disabled bool) error {
+func (db *DB) SetDisabled(ctx context.Context, userID int64, disabled bool, now time.Time) error {
 	defer db.sessions.clear()
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, "UPDATE users SET disabled = ? WHERE id = ?", disabled, userID)
@@ -160,9 +165,12 @@ func (db *DB) SetDisabled(ctx context.Context, userID int64, disabled bool) erro
 			return ErrNotFound
 		}
 		if disabled {
-			_, err = tx.ExecContext(ctx, "DELETE FROM sessions WHERE user_id = ?", userID)
+			if _, err = tx.ExecContext(ctx, "DELETE FROM sessions WHERE user_id = ?", userID); err != nil {
+				return err
+			}
+			return revokeUserTokens(ctx, tx, userID, now)
 		}
-		return err
+		return nil
 	})
 }
 
