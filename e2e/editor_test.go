@@ -162,6 +162,7 @@ func TestEditorFlow(t *testing.T) {
 		chromedp.Navigate(app.URL+"/account"),
 		chromedp.WaitVisible(chromedp.ID("token-create"), poll),
 		chromedp.SendKeys(`#token-create input[name=name]`, "deck CI"),
+		chromedp.SendKeys(`#token-create input[name=password]`, "analytical-engine"),
 		chromedp.Click(`#token-create button`),
 		chromedp.WaitVisible(chromedp.ID("token-value"), poll),
 	); err != nil {

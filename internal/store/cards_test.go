@@ -37,13 +37,19 @@ func TestTokensRevokedAndDisabled(t *testing.T) {
 	if _, err := db.UserByToken(ctx, []byte("digest-1"), now); !errors.Is(err, ErrRevoked) {
 		t.Errorf("revoked token: %v", err)
 	}
-	// A disabled account's tokens stop working too.
+	// Disabling an account ends its tokens: enabling it again does not bring them back.
 	db.CreateToken(ctx, u.ID, "second", []byte("digest-2"), now)
-	if err := db.SetDisabled(ctx, u.ID, true, time.Now()); err != nil {
+	if err := db.SetDisabled(ctx, u.ID, true, now); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.UserByToken(ctx, []byte("digest-2"), now); !errors.Is(err, ErrNotFound) {
+	if _, err := db.UserByToken(ctx, []byte("digest-2"), now); !errors.Is(err, ErrRevoked) {
 		t.Errorf("disabled user's token: %v", err)
+	}
+	if err := db.SetDisabled(ctx, u.ID, false, now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.UserByToken(ctx, []byte("digest-2"), now); !errors.Is(err, ErrRevoked) {
+		t.Errorf("token after disable and enable: %v", err)
 	}
 }
 
