@@ -17,7 +17,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -103,10 +102,11 @@ func buildBinary() (string, error) {
 		return "", err
 	}
 	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+	unlock, err := lockFile(lock) // lock_unix_test.go
+	if err != nil {
 		return "", err
 	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	defer unlock()
 	built := filepath.Join(dir, "rehearse")
 	build := exec.Command("go", "build", "-o", built, src)
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
