@@ -50,9 +50,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	// The server serves no heap profile, so it keeps no allocation samples: their bucket table
 	// and stacks were 2-3 MiB of a busy server's resident memory (docs/performance.md).
 	runtime.MemProfileRate = 0
-	logs := newLogBuffer(io.err, 200*time.Millisecond)
-	defer logs.Close()
-	log := slog.New(flushingHandler{cfg.logger(logs).Handler(), logs})
+	log := cfg.logger(io.err)
 	start := time.Now()
 
 	unlock, err := lockDataDir(cfg.DataDir)
@@ -99,7 +97,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	}
 	handler := srv.Handler()
 	servers := []*http.Server{newHTTPServer(handler, log)}
-	listeners := []net.Listener{server.CoalescingListener(ln)} // a whole page in one write
+	listeners := []net.Listener{ln}
 	if cfg.MetricsAddr != "" {
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)
 		if err != nil {
@@ -115,7 +113,6 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	url := "http://" + ln.Addr().String()
 	log.Info("rehearse is listening", "url", url, "cards", decks.Deck().Len(), "content", decks.Status().Source,
 		"db", cfg.dbPath(), "startup", time.Since(start).Round(time.Millisecond))
-	logs.Flush() // whoever started us may be waiting for that line
 	go decks.Deck().WarmUp()
 	fmt.Fprintf(io.out, "Rehearse is running at %s\n", url)
 
@@ -155,7 +152,6 @@ func newHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
 		ReadTimeout:       15 * time.Second,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       120 * time.Second,
-		ConnContext:       server.ConnContext, // with server.CoalescingListener
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"net/http"
 	"strings"
 	"time"
@@ -24,15 +23,15 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	var states srs.States
 	if u != nil {
 		now := s.now()
-		var q queueView
+		var q study.Queue
 		var err error
-		q, states, err = s.queueFor(readCtx(r), u, d.Cards, now) // queuememo.go
+		q, states, err = s.queueFor(readCtx(r), u, d.Cards, now) // study.go
 		if err != nil {
 			s.fail(w, r, err)
 			return
 		}
 		h.Now = homeNow(q, d.Cards, states, u.Settings.NewPerDay)
-		loc, next := userLocation(u), q.nextAt
+		loc, next := userLocation(u), q.NextAt
 		if next.IsZero() && h.Now.Due == 0 { // only new cards now: say when reviews resume
 			next = nextReview(d.Cards, states, now, loc)
 		}
@@ -61,8 +60,8 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 }
 
 // homeNow sums up the queue for the home page's first lines.
-func homeNow(q queueView, cards []*deck.Card, states srs.States, newPerDay int) views.HomeNow {
-	n := views.HomeNow{Due: q.learning + q.review, New: q.new, NewLimit: newPerDay}
+func homeNow(q study.Queue, cards []*deck.Card, states srs.States, newPerDay int) views.HomeNow {
+	n := views.HomeNow{Due: len(q.Learning) + len(q.Review), New: len(q.New), NewLimit: newPerDay}
 	for _, c := range cards {
 		if st, ok := states.Get(c.ID); !ok || st.State == srs.New {
 			n.Unseen++
@@ -141,17 +140,11 @@ func (s *Server) card(w http.ResponseWriter, r *http.Request) {
 	if d := queryValues(r).Get("depth"); d == "basics" || d == "solid" || d == "deeper" {
 		v.Depth = d
 	}
-	anonymous := userFrom(r.Context()) == nil
-	pageKey := "page:" + c.ID + ":" + v.Depth
-	if anonymous { // an anonymous card page is the same for everyone: render it once per deck
-		if s.writeCachedPage(w, r, d, pageKey) {
-			return
-		}
-	}
+	u := userFrom(r.Context())
 	var err error
-	var prog views.ProgressView
-	if !anonymous {
-		if prog, err = s.cardProgress(r, c); err != nil {
+	if u != nil {
+		prog, err := s.cardProgress(r, c)
+		if err != nil {
 			s.fail(w, r, err)
 			return
 		}
@@ -165,8 +158,8 @@ func (s *Server) card(w http.ResponseWriter, r *http.Request) {
 	if v.Simulation != nil {
 		p.CSS = append(p.CSS, s.assets.URL("sim.css"))
 	}
-	if !anonymous {
-		canEdit, err := s.canEdit(readCtx(r), userFrom(r.Context()))
+	if u != nil {
+		canEdit, err := s.canEdit(readCtx(r), u)
 		if err != nil {
 			s.fail(w, r, err)
 			return
@@ -175,31 +168,8 @@ func (s *Server) card(w http.ResponseWriter, r *http.Request) {
 		if queryValues(r).Get("saved") == "1" {
 			p.Notice = "Saved. Study progress on this card is kept."
 		}
-		// userpage.go: the same inputs render the same page
-		kb := getKeyBuffer()
-		defer putKeyBuffer(kb)
-		*kb = appendUserCardPageKey(*kb, userFrom(r.Context()).ID, p, v, prog, canEdit)
-		if acceptsGzip(r) {
-			if e, ok := s.userPages.entryBytes(d, *kb); ok && e.gz != nil {
-				writeGzipHTML(w, r, http.StatusOK, e.gz)
-				return
-			}
-		}
-		v.Body = s.cardBody(r, d, c, v.Depth, true) // cardcache.go: kept compressed
-		if gz, _ := s.renderSpliced(w, r, http.StatusOK, views.Card(p, v), keepBytes); gz != nil {
-			if fromDeck(d, c) {
-				s.userPages.store(d, string(*kb), cacheEntry{gz: gz})
-			}
-		}
-		return
 	}
-	var buf bytes.Buffer
-	if err := views.Card(p, v).Render(r.Context(), &buf); err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	s.cachePage(d, pageKey, buf.Bytes())
-	writeHTML(w, http.StatusOK, buf.Bytes())
+	s.render(w, r, http.StatusOK, views.Card(p, v))
 }
 
 func topicSlugOf(s *Server, name string) string {

@@ -115,7 +115,6 @@ var (
 	sameOriginValue = []string{"same-origin"}
 	denyValue       = []string{"DENY"}
 	htmlTypeValue   = []string{"text/html; charset=utf-8"}
-	gzipValue       = []string{"gzip"}
 )
 
 // limitBody caps request bodies so a huge upload cannot exhaust memory. A form is parsed here,

@@ -33,8 +33,8 @@ func (s *Server) router() chi.Router {
 	r := chi.NewRouter()
 	r.Use(s.frame, limitBody(maxBody)) // middleware.go
 	r.Use(middleware.GetHead)          // HEAD answers as GET without the body (monitors, curl -I)
-	// compress.go: gzip for what is not already compressed
-	r.Use(compress(5, "text/html", "text/css", "text/javascript", "application/json", "image/svg+xml"))
+	// compress.go
+	r.Use(compressed())
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed)
 

@@ -79,10 +79,8 @@ type Server struct {
 	ready   readyState    // ready.go: the last /readyz probe
 	sim     simState      // sim.go
 	figures figureCache   // cardcache.go: rendered card simulation figures
-	// userPages keeps signed-in card and study pages (userpage.go), bounded apart from figures.
-	userPages figureCache
-	edits     sync.Mutex   // cardstore.go: one card change at a time, checked against the deck it changes
-	voice     *transcriber // transcripts.go: nil unless Config.TranscribeURL is set
+	edits   sync.Mutex    // cardstore.go: one card change at a time, checked against the deck it changes
+	voice   *transcriber  // transcripts.go: nil unless Config.TranscribeURL is set
 }
 
 // New builds a server. now may be nil (time.Now).
@@ -99,7 +97,6 @@ func New(cfg Config, db *store.DB, decks DeckSource, assets *web.Assets, log *sl
 	s := &Server{cfg: cfg, db: db, decks: decks, log: log, assets: assets, now: now,
 		hasher: cfg.Hasher, limiter: newLoginLimiter(), metrics: newMetrics(decks)}
 	s.voice = newTranscriber(cfg.TranscribeURL, db, log)
-	s.userPages.max = userPageCacheBytes
 	s.voice.kick() // recordings left pending by a restart
 	s.initFeatures()
 	return s

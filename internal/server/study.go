@@ -1,7 +1,7 @@
 package server
 
 import (
-	"bytes"
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -11,7 +11,6 @@ import (
 	"time"
 	_ "time/tzdata" // time zone names must validate even on hosts without a zoneinfo database
 
-	"github.com/a-h/templ"
 	"github.com/go-chi/chi/v5"
 
 	"github.com/rehearse/rehearse/internal/deck"
@@ -141,9 +140,9 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 		s.fail(w, r, err)
 		return
 	}
-	v := views.StudyPage{Filter: filter, Learning: q.learning, Review: q.review, New: q.new,
+	v := views.StudyPage{Filter: filter, Learning: len(q.Learning), Review: len(q.Review), New: len(q.New),
 		Depth: u.Settings.DefaultDepth}
-	v.Card = q.next
+	v.Card = q.Next()
 	// A pinned card: the reveal form and an undo bring back the exact card they concern.
 	if pin != "" {
 		if c, ok := s.deck().Card(pin); ok {
@@ -160,7 +159,7 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 		return
 	}
 	if v.Card == nil {
-		v.NextDue = nextDueText(q.nextAt, now, userLocation(u))
+		v.NextDue = nextDueText(q.NextAt, now, userLocation(u))
 		s.renderStudy(w, r, v)
 		return
 	}
@@ -184,33 +183,26 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 	s.renderStudy(w, r, v)
 }
 
+// queueFor reads the user's card states and builds their study queue over cards at now.
+func (s *Server) queueFor(ctx context.Context, u *store.User, cards []*deck.Card, now time.Time) (study.Queue, srs.States, error) {
+	states, err := s.db.CardStates(ctx, u.ID)
+	if err != nil {
+		return study.Queue{}, srs.States{}, err
+	}
+	loc := userLocation(u)
+	newToday, err := s.db.NewIntroducedSince(ctx, u.ID, study.DayStart(study.Day(now, loc), loc))
+	if err != nil {
+		return study.Queue{}, srs.States{}, err
+	}
+	q := study.BuildQueue(study.QueueInput{Cards: cards, States: states, Now: now, Loc: loc,
+		NewLimit: u.Settings.NewPerDay, NewToday: newToday})
+	return q, states, nil
+}
+
 func (s *Server) renderStudy(w http.ResponseWriter, r *http.Request, v views.StudyPage) {
 	p := s.page(r, "Study", "voice.js", "study.js")
 	p.CSS = append(p.CSS, s.assets.URL("study.css"), s.assets.URL("voice.css"))
-	d := s.deck()
-	// userpage.go: the page is kept as a template whose holes take the moment it is shown
-	kb := getKeyBuffer()
-	defer putKeyBuffer(kb)
-	*kb = appendUserStudyPageKey(*kb, userFrom(r.Context()).ID, p, v)
-	var digits [20]byte
-	shown := strconv.AppendInt(digits[:0], v.ShownAt, 10)
-	if acceptsGzip(r) {
-		if e, ok := s.userPages.entryBytes(d, *kb); ok && e.tmpl != nil {
-			buf := templ.GetBuffer()
-			defer templ.ReleaseBuffer(buf)
-			if e.tmpl.Replay(buf, e.hole, shown) {
-				writeGzipHTML(w, r, http.StatusOK, buf.Bytes())
-				return
-			}
-		}
-	}
-	if v.Card != nil {
-		v.Body = s.cardBody(r, d, v.Card, v.Depth, false) // cardcache.go: kept compressed
-	}
-	_, tmpl := s.renderSpliced(w, r, http.StatusOK, views.Study(p, v), keepTemplate)
-	if tmpl != nil && (v.Card == nil || fromDeck(d, v.Card)) {
-		s.userPages.store(d, string(*kb), cacheEntry{tmpl: tmpl, hole: bytes.Clone(shown)})
-	}
+	s.render(w, r, http.StatusOK, views.Study(p, v))
 }
 
 func queueKind(c srs.Card) string {

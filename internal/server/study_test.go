@@ -519,14 +519,14 @@ func BenchmarkRatingPOST(b *testing.B) {
 	}
 }
 
-// The queue is kept between pages (queuememo.go), but only until something in it changes with
-// the clock: here a learning card coming into the learn-ahead window, then a day rolling over.
-func TestStudyQueueKeptOnlyUntilItChanges(t *testing.T) {
+// The queue follows the clock: here a learning card coming into the learn-ahead window, then a
+// day rolling over.
+func TestStudyQueueFollowsTheClock(t *testing.T) {
 	e, c, uid := studyEnv(t, "T:x:learn", "T:x:rev")
 	past := e.now.Add(-48 * time.Hour)
 	e.seed(uid, "learn", srs.Card{State: srs.Learning, Stability: 1, Difficulty: 5, Due: e.now.Add(30 * time.Minute), LastReview: past}, past)
 	e.seed(uid, "rev", srs.Card{State: srs.Review, Stability: 9, Difficulty: 5, Due: e.now.Add(30 * time.Hour), LastReview: past}, past)
-	for range 2 { // the second page is served from the kept queue
+	for range 2 {
 		if _, doc := e.get(c, "/study"); studied2(doc) != "done" {
 			t.Fatalf("30 minutes before the learning card: %s, want done", studied2(doc))
 		}
