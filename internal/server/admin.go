@@ -31,6 +31,9 @@ func (s *Server) adminRoutes(r chi.Router) {
 		r.Post("/admin/users/{id}/reset", s.createReset)
 		r.Post("/admin/tokens/{id}/revoke", s.adminRevokeToken) // tokens.go
 		r.Post("/admin/reload", s.reloadDeck)
+		r.Get("/import", func(w http.ResponseWriter, r *http.Request) { // the address people guess
+			http.Redirect(w, r, "/admin/import", http.StatusMovedPermanently)
+		})
 		r.Get("/admin/import", s.importPage) // import.go
 		r.Post("/admin/import", s.importPreview)
 		r.Post("/admin/import/save", s.importSave)

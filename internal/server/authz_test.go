@@ -48,6 +48,7 @@ var routeAccess = map[string]access{
 	"POST /reset/{token}":  open,
 	"GET /team":            user,
 	"GET /metrics":         admin,
+	"GET /import":          admin, // a redirect to /admin/import
 	// The card editor: admins, and members once an admin allows it (off by default).
 	"GET /cards/new":           admin,
 	"POST /cards/new":          admin,

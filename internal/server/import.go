@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -102,7 +103,7 @@ func (s *Server) importPreview(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	d := s.deck()
+	d, l := s.deck(), s.loaded()
 	saveWhy := s.importSaveProblem()
 	vm := views.ImportPreview{SaveWhy: saveWhy, Target: "FOLDER"}
 	firstFile := map[string]string{} // id -> file that produced it first
@@ -110,6 +111,10 @@ func (s *Server) importPreview(w http.ResponseWriter, r *http.Request) {
 		src, err := readPart(fh)
 		if err != nil {
 			s.fail(w, r, err)
+			return
+		}
+		if err := importer.CheckText(fh.Filename, src); err != nil { // an .apkg, a PDF: one line
+			bad(err.Error())
 			return
 		}
 		md, id, problems := importer.Import(fh.Filename, src, s.cfg.ImportTopics)
@@ -122,7 +127,12 @@ func (s *Server) importPreview(w http.ResponseWriter, r *http.Request) {
 			it.Errors = errorStrings(errs)
 		} else {
 			it.Card = card
-			it.Notes = s.importConflicts(d, card.ID)
+			it.Warnings = errorStrings(deck.SpokenProblems(card))
+			if l != nil { // Save's own checks, so the preview shows exactly what it would refuse
+				it.Notes = s.importRefusals(r.Context(), l, card, md)
+			} else {
+				it.Notes = s.importConflicts(d, card.ID)
+			}
 			for _, m := range editor.Similar(d, card.Question, "") {
 				it.Similar = append(it.Similar, fmt.Sprintf("Its question is %d%% like that of %q (%s): is it the same card?", int(m.Score*100+0.5), m.Card.Question, m.Card.ID))
 			}
@@ -152,6 +162,21 @@ func errorStrings(list deck.ErrorList) []string {
 		out[i] = e.Error()
 	}
 	return out
+}
+
+// importRefusals runs the checks importSave runs on one card and says why it would refuse it
+// (nil: it would save it).
+func (s *Server) importRefusals(ctx context.Context, l *deckload.Loaded, card *deck.Card, src []byte) []string {
+	if !isSlug(card.ID) {
+		return []string{fmt.Sprintf("id %q is not a slug.", card.ID)}
+	}
+	if msgs := s.importConflicts(l.Deck, card.ID); len(msgs) > 0 {
+		return msgs
+	}
+	if _, errs := s.checkCard(ctx, l, targetFor(l.Deck, card.ID, "", card.Topic), src); len(errs) > 0 {
+		return errorStrings(errs)
+	}
+	return nil
 }
 
 // importConflicts says why a card could not be saved: its id is in the running deck.
@@ -214,26 +239,24 @@ func (s *Server) importSave(w http.ResponseWriter, r *http.Request) {
 			res.Name = names[i]
 		}
 		src := bytes.ReplaceAll([]byte(md), []byte("\r\n"), []byte("\n")) // browsers send CRLF
+		res.Markdown = string(src)                                        // a refused card is shown again
 		card, errs := deck.Parse(res.Name, src)
+		if len(errs) == 0 {
+			res.Card, res.Warnings = card, errorStrings(deck.SpokenProblems(card))
+		}
 		switch {
 		case len(errs) > 0:
 			res.Msgs = errorStrings(errs)
-		case !isSlug(card.ID):
-			res.Msgs = []string{fmt.Sprintf("id %q is not a slug.", card.ID)}
 		case seen[card.ID]:
 			res.ID, res.Msgs = card.ID, []string{fmt.Sprintf("card %q appears twice in this batch; the first was kept.", card.ID)}
 		default:
 			res.ID = card.ID
 			seen[card.ID] = true
-			if msgs := s.importConflicts(d, card.ID); len(msgs) > 0 {
+			if msgs := s.importRefusals(r.Context(), l, card, src); len(msgs) > 0 {
 				res.Msgs = msgs
 				break
 			}
 			t := targetFor(d, card.ID, "", card.Topic)
-			if _, errs := s.checkCard(r.Context(), l, t, src); len(errs) > 0 {
-				res.Msgs = errorStrings(errs)
-				break
-			}
 			var userID int64
 			if u := userFrom(r.Context()); u != nil {
 				userID = u.ID

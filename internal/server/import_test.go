@@ -308,3 +308,90 @@ func TestImportSaveReportsReloadErrors(t *testing.T) {
 		t.Errorf("the card was not stored: %v", cards)
 	}
 }
+
+// The preview runs Save's own checks: what it flags, Save refuses, and what it lets through
+// (a spoken answer over its clock is only a warning), Save accepts. A refused save shows the
+// card's text and preview again. A binary upload is refused in one line.
+func TestImportPreviewShowsWhatSaveRefuses(t *testing.T) {
+	e, _ := editableEnv(t)
+	admin := e.signedIn("ada", store.RoleAdmin)
+
+	resp, doc := e.postMultipart(admin, "/admin/import", fixture(t, "long-solid.txt"))
+	item := doc.Find("#import-1")
+	if resp.StatusCode != 200 || !strings.Contains(item.Find(".import-warnings").Text(), `section "Solid answer" runs 124 words`) {
+		t.Fatalf("preview %d: warnings %q", resp.StatusCode, item.Find(".import-warnings").Text())
+	}
+	if item.Find(".import-notes").Length() != 0 || item.Find(".import-clean").Length() != 0 {
+		t.Errorf("a card with warnings claims no problems, or is refused: %q", item.Text())
+	}
+	parts := saveParts(doc)
+	if len(parts) != 2 {
+		t.Fatalf("the over-long card is not offered for saving: %d hidden fields", len(parts))
+	}
+	resp, doc = e.postMultipart(admin, "/admin/import/save", parts...)
+	if resp.StatusCode != 200 || doc.Find(".import-results li.saved").Length() != 1 {
+		t.Fatalf("save of a card with warnings: %d %q", resp.StatusCode, doc.Find(".import-results").Text())
+	}
+
+	// Now its id is taken: the preview says Save would refuse it and offers nothing to save.
+	_, doc = e.postMultipart(admin, "/admin/import", fixture(t, "long-solid.txt"))
+	if !strings.Contains(doc.Find("#import-1 .import-notes").Text(), "already has a card") || doc.Find("#import-save").Length() != 0 {
+		t.Errorf("preview of a taken id: notes %q, save form %d", doc.Find("#import-1 .import-notes").Text(), doc.Find("#import-save").Length())
+	}
+
+	// A refused save keeps the text and the preview.
+	resp, doc = e.postMultipart(admin, "/admin/import/save", parts...)
+	refused := doc.Find(".import-results li.refused")
+	if resp.StatusCode != http.StatusUnprocessableEntity || refused.Length() != 1 {
+		t.Fatalf("refused save: %d %q", resp.StatusCode, doc.Find(".import-results").Text())
+	}
+	if md := refused.Find("textarea.import-md").Text(); !strings.Contains(md, "## Solid answer") {
+		t.Errorf("the refused card's markdown is gone: %q", md)
+	}
+	if q := refused.Find("details.import-refused h3.question").Text(); !strings.HasPrefix(q, "How did Kafka Connect stop") {
+		t.Errorf("the refused card's preview is gone: %q", q)
+	}
+
+	// An Anki package or a PDF: one line, nothing imported.
+	for name, data := range map[string]string{"deck.apkg": "PK\x03\x04\x14\x00\x08\x00collection.anki2\x00", "notes.pdf": "%PDF-1.7\n%\xe2\xe3"} {
+		resp, doc = e.postMultipart(admin, "/admin/import", part{name: "files", file: name, value: data})
+		msg := doc.Find("#files-error").Text()
+		if resp.StatusCode != http.StatusUnprocessableEntity || !strings.HasPrefix(msg, name+": not a plain-text card file") || strings.Contains(msg, "\n") {
+			t.Errorf("%s: %d %q", name, resp.StatusCode, msg)
+		}
+	}
+}
+
+// saveParts are the hidden fields of the preview's save form, as a browser sends them.
+func saveParts(doc *goquery.Document) []part {
+	var parts []part
+	doc.Find("form#import-save input[type=hidden]").Each(func(_ int, in *goquery.Selection) {
+		n, _ := in.Attr("name")
+		v, _ := in.Attr("value")
+		parts = append(parts, part{name: n, value: strings.ReplaceAll(v, "\n", "\r\n")})
+	})
+	return parts
+}
+
+func TestImportAddressRedirects(t *testing.T) {
+	e := newEnv(t, Config{})
+	admin := e.signedIn("ada", store.RoleAdmin)
+	resp, _ := e.get(admin, "/import")
+	if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusMovedPermanently || loc != "/admin/import" {
+		t.Errorf("GET /import: %d to %q", resp.StatusCode, loc)
+	}
+}
+
+// A 404 while signed in keeps the signed-in header.
+func TestNotFoundSignedIn(t *testing.T) {
+	e := newEnv(t, Config{})
+	member := e.signedIn("bea", store.RoleMember)
+	resp, doc := e.get(member, "/no/such/page")
+	if resp.StatusCode != http.StatusNotFound || doc.Find("#login-link").Length() != 0 || doc.Find("#logout").Length() != 1 {
+		t.Errorf("404 signed in: %d, login link %d, logout %d", resp.StatusCode, doc.Find("#login-link").Length(), doc.Find("#logout").Length())
+	}
+	resp, doc = e.get(e.client(), "/no/such/page")
+	if resp.StatusCode != http.StatusNotFound || doc.Find("#login-link").Length() != 1 {
+		t.Errorf("404 anonymous: %d, login link %d", resp.StatusCode, doc.Find("#login-link").Length())
+	}
+}

@@ -35,7 +35,7 @@ func (s *Server) router() chi.Router {
 	r.Use(middleware.GetHead)          // HEAD answers as GET without the body (monitors, curl -I)
 	// compress.go
 	r.Use(compressed())
-	r.NotFound(s.notFound)
+	r.NotFound(s.loadSession(http.HandlerFunc(s.notFound)).ServeHTTP) // signed in: the signed-in header
 	r.MethodNotAllowed(s.methodNotAllowed)
 
 	r.Get("/healthz", s.healthz)
