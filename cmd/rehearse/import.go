@@ -16,15 +16,16 @@ import (
 
 // cmdImport converts plain-text cards to markdown cards. Problems in an input (missing sections,
 // lines it cannot place) are reported but still produce a card with TODOs; an unreadable input
-// or an unwritable output makes the exit status 1, and a binary input (an .apkg, a PDF) refuses
-// the whole run, in one line per such file, before anything is written.
+// or an unwritable output makes the exit status 1, and a binary input (a PDF; an Anki .apkg is
+// read as a package, anki.go) or a refused package refuses the whole run, in one line per such
+// file, before anything is written.
 func cmdImport(ctx context.Context, args []string, getenv func(string) string, io stdio) error {
 	fl := flag.NewFlagSet("import", flag.ContinueOnError)
 	fl.SetOutput(io.err)
 	outDir := fl.String("o", "", "write each card to `DIR`/<id>.md (never overwriting) instead of stdout")
 	topicsFile := fl.String("topics", "", "topic rules `FILE` (default: the bundled deck's import-topics.txt)")
 	fl.Usage = func() {
-		fmt.Fprintln(io.err, "usage: rehearse import [-o DIR] [-topics FILE] FILE...   (flags may also follow the files)")
+		fmt.Fprintln(io.err, "usage: rehearse import [-o DIR] [-topics FILE] FILE...   (flags may also follow the files; an Anki .apkg needs -o)")
 		fl.PrintDefaults()
 	}
 	files, err := parseInterspersed(fl, args)
@@ -51,8 +52,9 @@ func cmdImport(ctx context.Context, args []string, getenv func(string) string, i
 	}
 
 	failed := false
-	srcs := make([][]byte, len(files)) // nil: unreadable
-	binary := false
+	srcs := make([][]byte, len(files))          // nil: unreadable
+	binary := false                             // an input refused: nothing is written
+	packages := make([]*apkgImport, len(files)) // Anki packages, read and converted
 	for i, file := range files {
 		src, err := os.ReadFile(file)
 		if err != nil {
@@ -60,11 +62,20 @@ func cmdImport(ctx context.Context, args []string, getenv func(string) string, i
 			failed = true
 			continue
 		}
+		srcs[i] = src
+		if isAnkiPackage(file, src) { // anki.go: read as a package, never as text
+			im, err := readApkg(ctx, file, *outDir)
+			if err != nil {
+				fmt.Fprintf(io.err, "import: %v\n", err)
+				binary = true
+			}
+			packages[i] = im
+			continue
+		}
 		if err := importer.CheckText(file, src); err != nil {
 			fmt.Fprintf(io.err, "import: %v\n", err)
 			binary = true
 		}
-		srcs[i] = src
 	}
 	if binary { // refuse the whole run before writing anything
 		return exitError{1}
@@ -73,6 +84,13 @@ func cmdImport(ctx context.Context, args []string, getenv func(string) string, i
 	for i, file := range files {
 		src := srcs[i]
 		if src == nil {
+			continue
+		}
+		if packages[i] != nil {
+			if err := writeApkg(packages[i], io); err != nil {
+				fmt.Fprintf(io.err, "import: %v\n", err)
+				failed = true
+			}
 			continue
 		}
 		md, id, problems := importer.Import(file, src, topics)

@@ -41,7 +41,8 @@ const usage = `usage: rehearse [command] [flags]
 commands:
   serve            run the web app (the default)
   check [DIR]      validate a deck and print every error
-  import FILE...   convert plain-text cards to markdown cards (-o DIR: write files)
+  import FILE...   convert plain-text cards or an Anki .apkg to markdown cards (-o DIR: write files)
+  export --apkg -o FILE [DIR]  write a deck as an Anki package
   sim [FILE]       run a rebalance simulation scenario (JSON) and print the result
   hear FILE        check a recorded answer offline (--card ID, --depth, --json)
   user add NAME    create a user (password on stdin); --admin for an admin
@@ -69,6 +70,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, io stdi
 		return cmdCheck(ctx, args, getenv, io)
 	case "import":
 		return cmdImport(ctx, args, getenv, io)
+	case "export":
+		return cmdExport(ctx, args, getenv, io)
 	case "sim":
 		return cmdSim(ctx, args, getenv, io)
 	case "hear":

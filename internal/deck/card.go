@@ -80,7 +80,11 @@ type Card struct {
 	File  string // path relative to the deck root, e.g. "kafka/eager.md"
 	Order int    // position in deck order (sorted file paths), from 0
 
-	Answer      []Block  // cheat-sheet bullets
+	// Plain is a card with only an Answer (one block of any markdown): a flashcard, such as one
+	// imported from Anki, with no spoken answers, ladder, explanation, follow-ups or pitfalls.
+	Plain bool
+
+	Answer      []Block  // cheat-sheet bullets (a plain card: its one answer block)
 	Basics      Block    // ≈20 s spoken answer
 	Solid       Block    // ≈40 s spoken answer
 	Deeper      [4]Block // expectation levels, from "knows the phrase" to expert

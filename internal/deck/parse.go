@@ -178,6 +178,12 @@ func (p *bodyParser) parse(c *Card) {
 		return ast.WalkContinue, nil
 	})
 
+	if plainCard(secs) {
+		c.Plain = true
+		c.Answer = []Block{p.prose(secs[secAnswer], secAnswer)}
+		return
+	}
+
 	lastLine := p.firstLine + len(p.lineStarts) - 1
 	if len(p.lineStarts) > 1 && p.lineStarts[len(p.lineStarts)-1] == len(p.src) {
 		lastLine-- // a final newline ends the last line rather than starting another
@@ -222,6 +228,21 @@ func (p *bodyParser) parse(c *Card) {
 	if s := secs[secPitfalls]; s != nil {
 		c.Pitfalls = p.bullets(s, secPitfalls, false)
 	}
+}
+
+// plainCard reports whether the card has an Answer section and nothing else: a plain card (an
+// imported flashcard) whose answer is any markdown, with no spoken answers, ladder, explanation,
+// follow-ups or pitfalls.
+func plainCard(secs [numSections]*section) bool {
+	if secs[secAnswer] == nil {
+		return false
+	}
+	for i, s := range secs {
+		if i != secAnswer && s != nil {
+			return false
+		}
+	}
+	return true
 }
 
 func sectionList() string {
