@@ -14,6 +14,7 @@ import (
 var ExpectMetrics = []string{
 	"rebalances", "stop_the_world_rebalances", "availability", "downtime_item_ms", "max_pause_ms",
 	"moved", "wasted_moves", "time_to_stable_ms", "violations", "paused_items", "episodes", "parked",
+	"all_stopped_ms",
 }
 
 // Expectation is one claim about a card's simulation result, written under simulation.expect:

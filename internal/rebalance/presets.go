@@ -26,9 +26,17 @@ func members(n int, prefix string) []string {
 	return out
 }
 
+// consumerBase is a consumer group in a production regime: each poll brings a second of work,
+// a revocation commits and closes for 200 ms, a new owner warms up for a second. With an
+// instant poll loop and free callbacks eager would pause only milliseconds, which is not the
+// world the cards' claims are about.
 func consumerBase(n, parts int, dur int64) Scenario {
 	return Scenario{Kind: "consumer", Protocol: "eager", Assignor: "range", Topics: map[string]int{"orders": parts},
-		Members: members(n, "m"), DurationMS: dur, Seed: 1}
+		Members: members(n, "m"), DurationMS: dur, Seed: 1, Config: productionCosts()}
+}
+
+func productionCosts() Config {
+	return Config{ProcessingMS: i64(1000), RevokeMS: i64(200), StartMS: i64(1000)}
 }
 
 func connectBase(n int, dur int64) Scenario {
@@ -59,7 +67,7 @@ var presets = []preset{
 	{PresetInfo{"consumer-add-partitions", "consumer", "orders grows from 6 to 12 partitions at 10 s. The leader notices the new partitions (assumed at once here; in practice within metadata.max.age.ms) and rejoins."},
 		with(consumerBase(3, 6, 60_000), Event{AtMS: 10_000, Type: "add_partitions", Topic: "orders", Partitions: 12})},
 	{PresetInfo{"consumer-initial-join", "consumer", "An empty group forms: m1 to m4 join 300 ms apart. group.initial.rebalance.delay.ms (3 s) holds the first rebalance and is extended while members keep arriving, so one rebalance covers all four."},
-		with(Scenario{Kind: "consumer", Protocol: "eager", Assignor: "range", Topics: map[string]int{"orders": 12}, Members: []string{}, DurationMS: 30_000, Seed: 1},
+		with(Scenario{Kind: "consumer", Protocol: "eager", Assignor: "range", Topics: map[string]int{"orders": 12}, Members: []string{}, DurationMS: 30_000, Seed: 1, Config: productionCosts()},
 			Event{AtMS: 0, Type: "join", Member: "m1"}, Event{AtMS: 300, Type: "join", Member: "m2"}, Event{AtMS: 600, Type: "join", Member: "m3"}, Event{AtMS: 900, Type: "join", Member: "m4"})},
 	{PresetInfo{"consumer-more-members-than-partitions", "consumer", "Six consumers on a topic with 4 partitions: two are idle. m7 joins at 10 s and still rebalances the whole group (eager) for no extra throughput."},
 		with(consumerBase(6, 4, 60_000), Event{AtMS: 10_000, Type: "join", Member: "m7"})},

@@ -203,6 +203,9 @@ func (s *sim) finish() *Result {
 	}
 	for _, mb := range s.members {
 		r.Members = append(r.Members, mb.name)
+		if s.kind == kindConsumer {
+			r.ProcessingMS = max(r.ProcessingMS, mb.proc)
+		}
 	}
 	r.Items = append([]string(nil), s.names...)
 	order := make([]int32, len(s.items))

@@ -12,6 +12,9 @@ type Result struct {
 	Items    []string       `json:"items"`
 	// DurationMS is the simulated span, so views can scale without the scenario.
 	DurationMS int64 `json:"duration_ms"`
+	// ProcessingMS is the longest batch any member works between polls: how long after a round
+	// its callbacks may still run, so views keep them in the round's episode.
+	ProcessingMS int64 `json:"processing_ms,omitempty"`
 	// Truncated is set when the run was too large to record every segment and round detail;
 	// metrics are still exact. Later rounds then have no item lists, and when the timeline was
 	// cut its segments stop at TruncatedAtMS.
@@ -77,7 +80,7 @@ type Metrics struct {
 	// ReprocessedRecords is what crashes and lost ownership make consumers process twice:
 	// records_per_sec for each partition over the time since its last commit.
 	ReprocessedRecords int64 `json:"reprocessed_records"`
-	// PausedItems counts the items that stopped at least once; AllStoppedMS is how long every
+	// PausedItems counts the items that stopped at least once after they had started; AllStoppedMS is how long every
 	// item stopped at once (the group did no work at all). Both are read from the timeline, so
 	// a truncated run counts them up to TruncatedAtMS.
 	PausedItems  int   `json:"paused_items"`

@@ -3,7 +3,7 @@ package rebalance
 import "slices"
 
 // pausedAndStopped reads the recorded timeline for two metrics a learner asks first: how many
-// items paused at all, and how long the whole group did no work while it had work to do (every
+// items paused at all after they had started, and how long the whole group did no work while it had work to do (every
 // existing item paused at once: a stop of the world).
 func pausedAndStopped(tl []ItemTimeline) (paused int, stopped int64) {
 	type edge struct {
@@ -12,12 +12,13 @@ func pausedAndStopped(tl []ItemTimeline) (paused int, stopped int64) {
 	}
 	var es []edge
 	for _, t := range tl {
-		p := false
+		p, seen := false, false // a pause counts once the item has processed
 		for _, sg := range t.Segments {
 			es = append(es, edge{sg.FromMS, 1, 0}, edge{sg.ToMS, -1, 0})
 			if sg.State == StateProcessing {
 				es = append(es, edge{sg.FromMS, 0, 1}, edge{sg.ToMS, 0, -1})
-			} else {
+				seen = true
+			} else if seen && sg.ToMS > sg.FromMS {
 				p = true
 			}
 		}

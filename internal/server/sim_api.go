@@ -208,6 +208,10 @@ func encodeStreaming(w *limitedBuffer, v any) error {
 	value(res.Items)
 	field("duration_ms", false)
 	value(res.DurationMS)
+	if res.ProcessingMS != 0 {
+		field("processing_ms", false)
+		value(res.ProcessingMS)
+	}
 	if res.Truncated {
 		field("truncated", false)
 		value(true)

@@ -117,6 +117,7 @@ func formFromQuery(q url.Values) views.SimForm {
 		Members: q.Get("members"), Partitions: q.Get("partitions"), Connectors: q.Get("connectors"), Tasks: q.Get("tasks"),
 		Session: q.Get("session"), Heartbeat: q.Get("heartbeat"), Rebalance: q.Get("rebalance"),
 		Initial: q.Get("initial"), Scheduled: q.Get("scheduled"), Duration: q.Get("duration"),
+		Processing: q.Get("processing"), Revoke: q.Get("revoke"), Start: q.Get("start"),
 	}
 	for _, p := range q["p"] {
 		f.Protocols[p] = true
@@ -142,7 +143,11 @@ func formFromQuery(q url.Values) views.SimForm {
 // (orders; c1, c2, …), so a preset's config change is re-aimed at the first of them.
 func formFromScenario(sc rebalance.Scenario) views.SimForm {
 	f := views.SimForm{Kind: sc.Kind, Protocols: map[string]bool{"eager": true}, Static: sc.StaticMembership,
-		Members: strconv.Itoa(len(sc.Members)), Duration: secStr(sc.DurationMS)}
+		Members: strconv.Itoa(len(sc.Members)), Duration: secStr(sc.DurationMS),
+		Revoke: secPtr(sc.Config.RevokeMS), Start: secPtr(sc.Config.StartMS)}
+	if sc.Kind != "connect" {
+		f.Processing = secPtr(sc.Config.ProcessingMS)
+	}
 	if sc.Kind == "connect" {
 		f.Protocols["incremental"] = true
 		f.Connectors = strconv.Itoa(len(sc.Connectors))
@@ -180,6 +185,13 @@ func formFromScenario(sc rebalance.Scenario) views.SimForm {
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 
 func secStr(ms int64) string { return strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64) }
+
+func secPtr(ms *int64) string {
+	if ms == nil {
+		return ""
+	}
+	return secStr(*ms)
+}
 
 func secOpt(ms int64) string {
 	if ms == 0 {
@@ -263,6 +275,10 @@ func scenariosFromForm(f views.SimForm, lim rebalance.Limits) ([]string, []rebal
 		SessionTimeoutMS: msField("session", f.Session, 3600), HeartbeatIntervalMS: msField("heartbeat", f.Heartbeat, 3600),
 		RebalanceTimeoutMS: msField("rebalance", f.Rebalance, 3600), InitialRebalanceDelayMS: msField("initial", f.Initial, 3600),
 		ScheduledRebalanceMaxDelayMS: msField("scheduled", f.Scheduled, 24*3600),
+		RevokeMS: msField("revoke", f.Revoke, 3600), StartMS: msField("start", f.Start, 3600),
+	}
+	if p := msField("processing", f.Processing, rebalance.MaxProcessingMS/1000); p != nil && f.Kind == "consumer" {
+		sc.Config.ProcessingMS = p
 	}
 	rowOf := map[int]int{} // scenario event index → form row
 	for _, e := range f.Events {
@@ -377,7 +393,8 @@ func engineFormError(err error, rowOf map[int]int) *views.FormError {
 		if head == "config" {
 			_, sub, _ := strings.Cut(fe.Field, ".")
 			field = map[string]string{"session_timeout_ms": "session", "heartbeat_interval_ms": "heartbeat", "rebalance_timeout_ms": "rebalance",
-				"initial_rebalance_delay_ms": "initial", "scheduled_rebalance_max_delay_ms": "scheduled"}[sub]
+				"initial_rebalance_delay_ms": "initial", "scheduled_rebalance_max_delay_ms": "scheduled",
+				"processing_ms": "processing", "revoke_ms": "revoke", "start_ms": "start"}[sub]
 		}
 	}
 	if field == "" {

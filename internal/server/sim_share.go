@@ -43,7 +43,8 @@ func labShareQuery(f views.SimForm, t string) url.Values {
 		q.Set("static", "1")
 	}
 	for k, v := range map[string]string{"members": f.Members, "partitions": f.Partitions, "connectors": f.Connectors, "tasks": f.Tasks,
-		"session": f.Session, "heartbeat": f.Heartbeat, "rebalance": f.Rebalance, "initial": f.Initial, "scheduled": f.Scheduled, "duration": f.Duration} {
+		"session": f.Session, "heartbeat": f.Heartbeat, "rebalance": f.Rebalance, "initial": f.Initial, "scheduled": f.Scheduled, "duration": f.Duration,
+		"processing": f.Processing, "revoke": f.Revoke, "start": f.Start} {
 		set(k, v)
 	}
 	n := 0 // events renumbered from 0 in order

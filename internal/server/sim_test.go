@@ -125,8 +125,8 @@ func TestSimCardFigure(t *testing.T) {
 	if n := sim.Find("#sim-metrics thead th").Length(); n != 3 {
 		t.Errorf("metrics columns = %d, want metric + 2 variants", n)
 	}
-	if n := sim.Find("#sim-metrics tbody tr").Length(); n != 7 {
-		t.Errorf("metrics rows = %d, want 7", n)
+	if n := sim.Find("#sim-metrics tbody tr").Length(); n != len(views.MetricDefs) {
+		t.Errorf("metrics rows = %d, want %d", n, len(views.MetricDefs))
 	}
 	// Eager stops the world for the join; cooperative never does.
 	if got := metricCells(doc, "stw"); len(got) != 2 || got[0] == "0" || got[1] != "0" {
@@ -245,7 +245,7 @@ func TestSimCacheBounded(t *testing.T) {
 	}
 }
 
-const labJoin = "/sim?kind=consumer&members=3&partitions=12&duration=60&e0type=join&e0at=10&e0member=m4"
+const labJoin = "/sim?kind=consumer&members=3&partitions=12&duration=60&e0type=join&e0at=10&e0member=m4&processing=1&revoke=0.2&start=1"
 
 // labQuery is labJoin with some values replaced.
 func labQuery(set ...string) string {

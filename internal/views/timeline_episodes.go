@@ -9,7 +9,8 @@ import (
 
 // An episode is one disturbance of the group, from its trigger (an event, or a round's start)
 // to the last item resuming: the events, rounds and pauses that overlap or follow each other
-// within episodeSlackMS. Rounds are numbered from 1 within their episode; that number is the
+// within episodeSlackMS (or a batch's length, since a consumer's callbacks run at its next poll
+// after the round). Rounds are numbered from 1 within their episode; that number is the
 // one used everywhere (caption, tooltips, rounds table, step view), see docs/card-format.md.
 const episodeSlackMS = 50
 
@@ -65,10 +66,11 @@ func Episodes(r *rebalance.Result) []Episode {
 		}
 	}
 	sort.SliceStable(spans, func(i, j int) bool { return spans[i].from < spans[j].from })
+	slack := max(int64(episodeSlackMS), r.ProcessingMS)
 	var out []Episode
 	busy := false // the current episode has a round or a pause, not just an event
 	for _, s := range spans {
-		if n := len(out); n > 0 && s.from <= out[n-1].ToMS+episodeSlackMS {
+		if n := len(out); n > 0 && s.from <= out[n-1].ToMS+slack {
 			ep := &out[n-1]
 			ep.ToMS = max(ep.ToMS, s.to)
 			if s.round >= 0 {

@@ -25,6 +25,10 @@ var MetricDefs = []MetricDef{
 		func(m rebalance.Metrics) string { return fmt.Sprintf("%.1f", float64(m.DowntimeItemMS)/1000) }},
 	{"pause", "Longest pause", "the longest single stretch one item spent not processing",
 		func(m rebalance.Metrics) string { return Secs(m.MaxPauseMS) }},
+	{"paused", "Paused items", "items that stopped at least once after they had started",
+		func(m rebalance.Metrics) string { return fmt.Sprint(m.PausedItems) }},
+	{"stopped", "Whole group stopped", "how long no item at all was processing: the world stopped",
+		func(m rebalance.Metrics) string { return Secs(m.AllStoppedMS) }},
 	{"moved", "Moved", "hand-overs of an item to a different owner than its last one",
 		func(m rebalance.Metrics) string { return fmt.Sprint(m.Moved) }},
 	{"wasted", "Wasted moves", "items revoked and then given straight back to the same owner",
@@ -53,26 +57,12 @@ func MetricValues(r *rebalance.Result) map[string]float64 {
 		"availability": m.Availability, "downtime_item_ms": float64(m.DowntimeItemMS), "max_pause_ms": float64(m.MaxPauseMS),
 		"moved": float64(m.Moved), "wasted_moves": float64(m.WastedMoves), "time_to_stable_ms": float64(m.TimeToStableMS),
 		"violations": float64(m.Violations), "paused_items": float64(PausedItems(r)), "episodes": float64(len(Episodes(r))),
-		"parked": float64(len(parked)),
+		"parked": float64(len(parked)), "all_stopped_ms": float64(m.AllStoppedMS),
 	}
 }
 
 // PausedItems counts the items that stopped processing at some point after they had started.
-func PausedItems(r *rebalance.Result) int {
-	n := 0
-	for _, it := range r.Timeline {
-		seen := false
-		for _, s := range it.Segments {
-			if s.State == rebalance.StateProcessing {
-				seen = true
-			} else if seen && s.ToMS > s.FromMS {
-				n++
-				break
-			}
-		}
-	}
-	return n
-}
+func PausedItems(r *rebalance.Result) int { return r.Metrics.PausedItems }
 
 // Why explains comparisons that contradict the naive expectation that the incremental
 // protocol is better on every metric: a longer worst pause, or more rebalances.
@@ -86,8 +76,12 @@ func Why(vs []SimVariant) []string {
 			ma, mb := a.Result.Metrics, b.Result.Metrics
 			pa, pb := PausedItems(a.Result), PausedItems(b.Result)
 			if ma.MaxPauseMS > mb.MaxPauseMS {
-				out = append(out, fmt.Sprintf("Why is %s's longest pause longer (%s against %s)? %s, but only %d of %d items pause at all, against %d under %s.",
-					a.Label, Secs(ma.MaxPauseMS), Secs(mb.MaxPauseMS), waitReason(a), pa, len(a.Result.Timeline), pb, b.Label))
+				also := "."
+				if pa < pb {
+					also = fmt.Sprintf(", but only %d of %d items pause at all, against %d under %s.", pa, len(a.Result.Timeline), pb, b.Label)
+				}
+				out = append(out, fmt.Sprintf("Why is %s's longest pause longer (%s against %s)? %s%s",
+					a.Label, Secs(ma.MaxPauseMS), Secs(mb.MaxPauseMS), waitReason(a), also))
 			}
 			if ma.Rebalances > mb.Rebalances {
 				out = append(out, fmt.Sprintf("Why does %s count more rebalances (%d against %d)? %s; each round pauses only what moves.",
@@ -107,7 +101,7 @@ func waitReason(v SimVariant) string {
 	}
 	switch {
 	case proto == "consumer":
-		return "The moved partitions wait for their old owner to release them on a heartbeat and for the new owner's next heartbeat to receive them"
+		return "The moved partitions wait for their old owner to release them at its next poll after a heartbeat tells it, and for the new owner's next heartbeat and poll to take them"
 	case len(v.Result.Rounds) > 0 && hasParked(v.Result):
 		return "Work of a departed worker is parked for scheduled.rebalance.max.delay.ms before it is reassigned"
 	case most > 1:
