@@ -275,7 +275,7 @@ func scenariosFromForm(f views.SimForm, lim rebalance.Limits) ([]string, []rebal
 		SessionTimeoutMS: msField("session", f.Session, 3600), HeartbeatIntervalMS: msField("heartbeat", f.Heartbeat, 3600),
 		RebalanceTimeoutMS: msField("rebalance", f.Rebalance, 3600), InitialRebalanceDelayMS: msField("initial", f.Initial, 3600),
 		ScheduledRebalanceMaxDelayMS: msField("scheduled", f.Scheduled, 24*3600),
-		RevokeMS: msField("revoke", f.Revoke, 3600), StartMS: msField("start", f.Start, 3600),
+		RevokeMS:                     msField("revoke", f.Revoke, 3600), StartMS: msField("start", f.Start, 3600),
 	}
 	if p := msField("processing", f.Processing, rebalance.MaxProcessingMS/1000); p != nil && f.Kind == "consumer" {
 		sc.Config.ProcessingMS = p
