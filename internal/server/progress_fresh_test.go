@@ -33,7 +33,7 @@ func (e *testEnv) pageView(c *http.Client, card string) pageView {
 }
 
 // A rating is on every page at once, in the tab that gave it and in another tab of the same
-// user (progress is kept in memory between writes, store/progresscache.go), through the form,
+// user, through the form,
 // the JS swap and the JSON path, and so is an undo.
 func TestProgressShowsAtOnceInEveryTab(t *testing.T) {
 	e, tab1, _ := studyEnv(t, "a:x:one", "a:x:two", "b:y:three")
@@ -47,7 +47,7 @@ func TestProgressShowsAtOnceInEveryTab(t *testing.T) {
 	if start.CardState != "new" || start.StudyCard != "one one " {
 		t.Fatalf("start: %+v", start)
 	}
-	// step acts once both tabs have read everything (so what they show is in memory), and
+	// step acts once both tabs have read everything, and
 	// returns what both then show.
 	step := func(name string, act func()) pageView {
 		t.Helper()

@@ -330,23 +330,15 @@ func (s *Server) studyUndo(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, to, http.StatusSeeOther)
 }
 
-// cardProgress words the signed-in user's spaced-repetition state for a card on its page. Only
-// the due date and the recall chance move with the clock; the rest (the history and recordings
-// tables above all) is worded once per change of the user's progress and kept with it.
+// cardProgress words the signed-in user's spaced-repetition state for a card on its page.
 func (s *Server) cardProgress(r *http.Request, c *deck.Card) (views.ProgressView, error) {
 	u := userFrom(r.Context())
 	now, loc := s.now(), userLocation(u)
-	// state, answers and recordings in one query, kept by the store until the user's next write
-	prog, memo, ticket, err := s.db.CardProgressMemo(readCtx(r), u.ID, c.ID)
+	prog, err := s.db.CardProgress(readCtx(r), u.ID, c.ID) // state, answers and recordings in one query
 	if err != nil {
 		return views.ProgressView{}, err
 	}
-	m, ok := memo.(*progressMemo)
-	if !ok || m.loc != loc {
-		m = &progressMemo{loc: loc, view: storedProgressView(prog, loc, c)}
-		s.db.KeepCardProgressMemo(u.ID, c.ID, ticket, m)
-	}
-	v := m.view // its slices are shared by every page made from the memo, and only read
+	v := storedProgressView(prog, loc, c)
 	if v.Studied {
 		st := prog.State
 		v.Due = whenText(st.Due, now, loc)
@@ -358,13 +350,6 @@ func (s *Server) cardProgress(r *http.Request, c *deck.Card) (views.ProgressView
 		v.Retrievability = strconv.FormatFloat(100*scheduler(u).Retrievability(st, now), 'f', 1, 64) + " %"
 	}
 	return v, nil
-}
-
-// progressMemo is a card's progress view but for what moves with the clock (Due and
-// Retrievability), with the zone it was worded in.
-type progressMemo struct {
-	loc  *time.Location
-	view views.ProgressView
 }
 
 // storedProgressView words what the stored progress alone decides, in the user's zone.

@@ -15,8 +15,6 @@ type CardProgress struct {
 	Studied    bool        // a state is stored (it may be New again)
 	History    []Review    // answers not undone, oldest first
 	Recordings []Recording // oldest first
-
-	memo any // what a caller worked out from this progress (KeepCardProgressMemo)
 }
 
 // progressWidth is the widest of the three row shapes: an answer's columns, after the tag.
@@ -35,41 +33,8 @@ var cardProgressSQL = `SELECT 0, ` + cardCols + nulls(progressWidth-8) + `
 
 func nulls(n int) string { return strings.Repeat(", NULL", n) }
 
-// CardProgress returns what CardState, ReviewHistory and CardRecordings return, in one query,
-// kept in memory until the user's next write (progresscache.go). Its slices are shared:
-// callers must not change them.
+// CardProgress returns what CardState, ReviewHistory and CardRecordings return, in one query.
 func (db *DB) CardProgress(ctx context.Context, userID int64, cardID string) (CardProgress, error) {
-	p, _, _, err := db.CardProgressMemo(ctx, userID, cardID)
-	return p, err
-}
-
-// CardTicket is the state of a user's progress when CardProgressMemo read a card's.
-type CardTicket struct{ t progressTicket }
-
-// CardProgressMemo is CardProgress with the value kept with it (KeepCardProgressMemo), or nil,
-// and the ticket for keeping one: a caller can then work out what it shows from the progress
-// once, not on every page, for as long as the progress is unchanged.
-func (db *DB) CardProgressMemo(ctx context.Context, userID int64, cardID string) (CardProgress, any, CardTicket, error) {
-	p, ok, t := db.progress.cachedCard(userID, cardID)
-	if ok {
-		memo := p.memo
-		p.memo = nil
-		return p, memo, CardTicket{t}, nil
-	}
-	p, err := db.loadCardProgress(ctx, userID, cardID)
-	if err == nil {
-		db.progress.putCard(userID, t, cardID, p)
-	}
-	return p, nil, CardTicket{t}, err
-}
-
-// KeepCardProgressMemo keeps v with the card's cached progress until the user's progress next
-// changes. It keeps nothing if the progress changed since t was taken, or is not cached.
-func (db *DB) KeepCardProgressMemo(userID int64, cardID string, t CardTicket, v any) {
-	db.progress.keepCardMemo(userID, t.t, cardID, v)
-}
-
-func (db *DB) loadCardProgress(ctx context.Context, userID int64, cardID string) (CardProgress, error) {
 	rows, err := db.query(ctx, cardProgressSQL, userID, cardID)
 	if err != nil {
 		return CardProgress{}, err

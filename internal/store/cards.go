@@ -145,27 +145,18 @@ func (db *DB) Revisions(ctx context.Context, cardID string) ([]Revision, error) 
 // Setting names.
 const SettingMembersEdit = "members_edit_cards" // "1": members may write and edit cards
 
-// Setting returns an instance setting's value ("" when unset), reused for a second
-// (settingcache.go).
+// Setting returns an instance setting's value ("" when unset).
 func (db *DB) Setting(ctx context.Context, key string) (string, error) {
-	now := time.Now()
-	v, ok, gen := db.settings.get(key, now)
-	if ok {
-		return v, nil
-	}
+	var v string
 	err := db.queryRow(ctx, "SELECT value FROM instance_settings WHERE key = ?", key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		v, err = "", nil
-	}
-	if err == nil {
-		db.settings.put(key, v, now, gen)
 	}
 	return v, err
 }
 
 // SetSetting stores an instance setting.
 func (db *DB) SetSetting(ctx context.Context, key, value string) error {
-	defer db.settings.clear()
 	return db.exec(ctx, `INSERT INTO instance_settings (key, value) VALUES (?, ?)
 		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
 }

@@ -80,7 +80,7 @@ func TestCachedStatesAreCompact(t *testing.T) {
 		return m
 	}
 	cached := func() any {
-		st, err := db.loadCardStates(ctx, uid)
+		st, err := db.CardStates(ctx, uid)
 		if err != nil {
 			t.Fatal(err)
 		}

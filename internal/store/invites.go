@@ -129,7 +129,6 @@ func (db *DB) ResetUser(ctx context.Context, digest []byte, now time.Time) (*Use
 // RedeemReset sets a new password through a reset link, uses the link up and ends every session
 // and API token of the account (whoever knew the old password is signed out).
 func (db *DB) RedeemReset(ctx context.Context, digest []byte, passwordHash string, now time.Time) (*User, error) {
-	defer db.sessions.clear()
 	var u *User
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		var err error

@@ -40,21 +40,6 @@ func (db *DB) readStmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	return db.rstmts.get(ctx, db.r, query)
 }
 
-// writeStmts returns queries prepared on the writer. Call it outside a transaction: the
-// writer has one connection, which a transaction holds. Bind them to a transaction with
-// tx.StmtContext, which reuses the preparation on that same connection.
-func (db *DB) writeStmts(ctx context.Context, queries ...string) ([]*sql.Stmt, error) {
-	out := make([]*sql.Stmt, len(queries))
-	for i, q := range queries {
-		s, err := db.wstmts.get(ctx, db.w, q)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = s
-	}
-	return out, nil
-}
-
 // query runs a read on the reader pool through the statement cache. Every caller passes SQL
 // fixed at its call site (arguments bound, never spliced), so the cache stays as small as the
 // set of queries in this package.

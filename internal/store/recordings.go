@@ -48,7 +48,6 @@ func scanRecording(row interface{ Scan(...any) error }, extra ...any) (Recording
 // AddRecording stores a recording with its audio and, in the same transaction, drops the user's
 // oldest recordings of that card beyond their retention setting. It returns the new id.
 func (db *DB) AddRecording(ctx context.Context, r Recording, audio []byte) (int64, error) {
-	defer db.progress.drop(r.UserID) // after the commit: progresscache.go
 	var id int64
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		status := r.TranscriptStatus
@@ -90,13 +89,11 @@ func (db *DB) RecordingAudio(ctx context.Context, userID, id int64) (Recording, 
 
 // DeleteRecording removes a user's recording; ErrNotFound when it is not theirs.
 func (db *DB) DeleteRecording(ctx context.Context, userID, id int64) error {
-	defer db.progress.drop(userID)
 	return db.exec(ctx, `DELETE FROM recordings WHERE id = ? AND user_id = ?`, id, userID)
 }
 
 // AttachRecording links a user's recording to the review its answer was rated in.
 func (db *DB) AttachRecording(ctx context.Context, userID, id, reviewID int64) error {
-	defer db.progress.drop(userID)
 	return db.exec(ctx, `UPDATE recordings SET review_id = ? WHERE id = ? AND user_id = ?`, reviewID, id, userID)
 }
 
@@ -136,7 +133,6 @@ func (db *DB) SetTranscript(ctx context.Context, id int64, status, text string) 
 	if errors.Is(err, sql.ErrNoRows) {
 		return ErrNotFound
 	}
-	db.progress.drop(userID) // the card page shows the transcript
 	return err
 }
 
@@ -167,7 +163,6 @@ func recordingsKeep(ctx context.Context, q rowQuerier, userID int64) (int, error
 
 // SetRecordingsKeep stores the user's retention and applies it to every card at once.
 func (db *DB) SetRecordingsKeep(ctx context.Context, userID int64, keep int) error {
-	defer db.progress.drop(userID)
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO recording_settings (user_id, keep) VALUES (?, ?)
 			ON CONFLICT (user_id) DO UPDATE SET keep = excluded.keep`, userID, keep); err != nil {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"time"
 )
 
@@ -13,37 +14,36 @@ func (db *DB) CreateSession(ctx context.Context, digest []byte, userID int64, no
 }
 
 // SessionUser returns the enabled user owning an unexpired session, or ErrNotFound.
-// Recent answers come from a short-lived cache (sessioncache.go).
 func (db *DB) SessionUser(ctx context.Context, digest []byte, now time.Time) (*User, error) {
-	u, gen := db.sessions.get(digest, now)
-	if u != nil {
-		return u, nil
-	}
-	var expires int64
 	var theme string
-	u, err := scanUser(withExpiry{db.queryRow(ctx, sessionUserSQL, digest, ms(now)), &expires, &theme})
+	u, err := scanUser(withTheme{db.queryRow(ctx, sessionUserSQL, digest, ms(now)), &theme})
 	if err != nil {
 		return nil, err
 	}
 	u.Theme = theme
-	db.sessions.put(digest, u, now, fromMS(expires), gen)
 	return u, nil
 }
 
-var sessionUserSQL = `SELECT ` + prefixed("u.", userCols) + `, s.expires_at, coalesce(t.theme, '` + ThemeSystem + `')
+// withTheme scans a user row followed by the user's theme.
+type withTheme struct {
+	row   *sql.Row
+	theme *string
+}
+
+func (w withTheme) Scan(dest ...any) error { return w.row.Scan(append(dest, w.theme)...) }
+
+var sessionUserSQL = `SELECT ` + prefixed("u.", userCols) + `, coalesce(t.theme, '` + ThemeSystem + `')
 	FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN user_theme t ON t.user_id = u.id
 	WHERE s.token_hash = ? AND s.expires_at > ? AND u.disabled = 0`
 
 // DeleteSession ends one session (logout).
 func (db *DB) DeleteSession(ctx context.Context, digest []byte) error {
-	defer db.sessions.clear()
 	_, err := db.w.ExecContext(ctx, "DELETE FROM sessions WHERE token_hash = ?", digest)
 	return err
 }
 
 // DeleteUserSessions ends every session of a user ("sign out everywhere").
 func (db *DB) DeleteUserSessions(ctx context.Context, userID int64) error {
-	defer db.sessions.clear()
 	_, err := db.w.ExecContext(ctx, "DELETE FROM sessions WHERE user_id = ?", userID)
 	return err
 }

@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"time"
 
 	"github.com/pressly/goose/v3"
@@ -35,12 +34,7 @@ type DB struct {
 	w, r *sql.DB
 	path string
 
-	rstmts, wstmts stmtCache // prepared.go
-	sessions       sessionCache
-	reviewq        reviewQueue   // reviewbatch.go
-	settings       settingCache  // settingcache.go
-	progress       progressCache // progresscache.go
-	ckpt           *checkpointer // checkpoint.go
+	rstmts stmtCache // prepared.go: the reader pool's statements
 }
 
 func dsn(path string, write bool) string {
@@ -55,8 +49,6 @@ func dsn(path string, write bool) string {
 	// short queries fit, and the rest is in the OS page cache anyway.
 	q.Add("_pragma", "cache_size(-1024)")
 	if write {
-		// The checkpointer (checkpoint.go) copies the log back; the writer only when it trails.
-		q.Add("_pragma", "wal_autocheckpoint("+strconv.Itoa(walBackstopPages)+")")
 		q.Set("_txlock", "immediate")
 	} else {
 		q.Add("_pragma", "query_only(ON)")
@@ -94,11 +86,6 @@ func Open(ctx context.Context, path string, log *slog.Logger) (*DB, error) {
 	r.SetMaxOpenConns(readers())
 	r.SetMaxIdleConns(readers())
 	db.r = r
-	if db.ckpt, err = startCheckpointer(path, w); err != nil {
-		r.Close()
-		w.Close()
-		return nil, err
-	}
 	return db, nil
 }
 
@@ -128,12 +115,9 @@ func (db *DB) Migrate(ctx context.Context, log *slog.Logger) error {
 	return nil
 }
 
-// Close closes both pools and the checkpointer.
+// Close closes both pools.
 func (db *DB) Close() error {
-	db.reviewq.close()
-	db.ckpt.close() // before the writer, whose close then checkpoints what is left
 	db.rstmts.close()
-	db.wstmts.close()
 	var err error
 	if db.r != nil {
 		err = db.r.Close()
@@ -160,11 +144,7 @@ func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 		tx.Rollback()
 		return err
 	}
-	if err := tx.Commit(); err != nil {
-		return err
-	}
-	db.ckpt.wrote()
-	return nil
+	return tx.Commit()
 }
 
 // Backup writes a consistent copy of the live database to dst (which must not exist), using

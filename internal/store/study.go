@@ -65,38 +65,73 @@ func scanCard(row interface{ Scan(...any) error }, extra ...any) (srs.Card, erro
 
 // RecordReview stores one answer whose new state the caller computed: before must be the state
 // the answer was given on, or nothing is written and study.ErrStale is returned. Imports and
-// tests use it; the app rates through study.Rate (ApplyReview).
+// tests use it; the app rates through study.Rate.
 func (db *DB) RecordReview(ctx context.Context, userID int64, cardID string, before, after srs.Card,
 	rating srs.Rating, now time.Time, durationMS int64, mode string) (int64, error) {
-	return db.ApplyReview(ctx, userID, cardID, study.Logged{Rating: rating, At: now, DurationMS: durationMS, Mode: mode},
-		func(stored srs.Card) (srs.Card, error) {
-			if stored.Reps != before.Reps {
-				return srs.Card{}, study.ErrStale
-			}
-			return after, nil
-		})
+	_, stored, err := db.CardState(ctx, userID, cardID)
+	if err != nil {
+		return 0, err
+	}
+	return db.SaveReview(ctx, study.Review{UserID: userID, CardID: cardID, Stored: stored, Before: before, After: after,
+		Logged: study.Logged{Rating: rating, At: now, DurationMS: durationMS, Mode: mode}})
 }
 
 const cardStateSQL = `SELECT ` + cardCols + ` FROM card_states WHERE user_id = ? AND card_id = ?`
 
-// ApplyReview implements study.Store: in one write transaction it reads the card's state (the
-// zero card when never answered), asks next for the state after the answer, and writes that
-// state plus an append-only log row holding the whole previous state (for an exact undo). The
-// transaction may carry other users' answers too (reviewbatch.go); it returns once committed.
-func (db *DB) ApplyReview(ctx context.Context, userID int64, cardID string, a study.Logged,
-	next func(before srs.Card) (srs.Card, error)) (int64, error) {
+// SaveReview implements study.Store: in one transaction, it writes r.After over the stored
+// state only if that is still r.Before (compared by answer count; for a card never answered,
+// only if no row appeared), and appends a log row holding the whole previous state, for an
+// exact undo. Zero rows changed is study.ErrStale, with nothing written.
+func (db *DB) SaveReview(ctx context.Context, r study.Review) (int64, error) {
+	a := r.Logged
 	if !a.Rating.Valid() {
 		return 0, fmt.Errorf("record review: invalid rating %d", a.Rating)
 	}
 	if a.Mode != ModeStudy && a.Mode != ModeMock {
 		return 0, fmt.Errorf("record review: unknown mode %q", a.Mode)
 	}
-	j := &reviewJob{ctx: ctx, userID: userID, cardID: cardID, a: a, next: next, done: make(chan struct{})}
-	db.submitReview(j)
-	if j.err != nil {
-		return 0, j.err
+	b, n := r.Before, r.After
+	var id int64
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		var res sql.Result
+		var err error
+		if r.Stored {
+			res, err = tx.ExecContext(ctx, `UPDATE card_states SET state = ?, step = ?, stability = ?,
+				difficulty = ?, due = ?, last_review = ?, reps = ?, lapses = ?
+				WHERE user_id = ? AND card_id = ? AND reps = ?`,
+				n.State, n.Step, n.Stability, n.Difficulty, ms(n.Due), ms(n.LastReview), n.Reps, n.Lapses,
+				r.UserID, r.CardID, b.Reps)
+		} else {
+			res, err = tx.ExecContext(ctx, `INSERT INTO card_states (user_id, card_id, `+cardCols+`)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, card_id) DO NOTHING`,
+				r.UserID, r.CardID, n.State, n.Step, n.Stability, n.Difficulty, ms(n.Due), ms(n.LastReview), n.Reps, n.Lapses)
+		}
+		if err != nil {
+			return err
+		}
+		if changed, err := res.RowsAffected(); err != nil {
+			return err
+		} else if changed == 0 {
+			return study.ErrStale
+		}
+		var elapsed float64
+		if !b.LastReview.IsZero() {
+			elapsed = a.At.Sub(b.LastReview).Hours() / 24
+		}
+		res, err = tx.ExecContext(ctx, insertReviewSQL,
+			r.UserID, r.CardID, a.Rating, ms(a.At), b.State, b.Step, b.Stability,
+			b.Difficulty, ms(b.Due), ms(b.LastReview), b.Reps, b.Lapses,
+			n.State, n.Stability, n.Difficulty, elapsed, n.Due.Sub(a.At).Hours()/24, max(a.DurationMS, 0), a.Mode)
+		if err != nil {
+			return err
+		}
+		id, err = res.LastInsertId()
+		return err
+	})
+	if err != nil {
+		return 0, err
 	}
-	return j.id, nil
+	return id, nil
 }
 
 // CardState returns a user's stored state for a card; ok is false for a card never answered
@@ -114,21 +149,8 @@ func (db *DB) CardState(ctx context.Context, userID int64, cardID string) (c srs
 }
 
 // CardStates returns every stored card state of a user by card id, including cards no longer
-// in the deck. They are kept in memory with the user's progress (progresscache.go).
+// in the deck.
 func (db *DB) CardStates(ctx context.Context, userID int64) (srs.States, error) {
-	m, ok, t := db.progress.cachedStates(userID)
-	if ok {
-		return m, nil
-	}
-	m, err := db.loadCardStates(ctx, userID)
-	if err != nil {
-		return srs.States{}, err
-	}
-	db.progress.putStates(userID, t, m)
-	return m, nil
-}
-
-func (db *DB) loadCardStates(ctx context.Context, userID int64) (srs.States, error) {
 	rows, err := db.query(ctx, `SELECT card_id, `+cardCols+` FROM card_states WHERE user_id = ?`, userID)
 	if err != nil {
 		return srs.States{}, err
@@ -169,15 +191,7 @@ func scanReview(row interface{ Scan(...any) error }) (Review, error) {
 
 // LastStudyReview returns the answer UndoLast would undo, or ErrNotFound.
 func (db *DB) LastStudyReview(ctx context.Context, userID int64) (Review, error) {
-	v, err, ok, t := db.progress.cachedLast(userID)
-	if ok {
-		return v, err
-	}
-	v, err = scanReview(db.queryRow(ctx, lastStudyReviewSQL, userID))
-	if err == nil || errors.Is(err, ErrNotFound) {
-		db.progress.putLast(userID, t, v, err)
-	}
-	return v, err
+	return scanReview(db.queryRow(ctx, lastStudyReviewSQL, userID))
 }
 
 var lastStudyReviewSQL = `SELECT ` + reviewCols + ` FROM review_log
@@ -192,7 +206,6 @@ func lastStudyReview(ctx context.Context, tx *sql.Tx, userID int64) (Review, err
 // at now. It returns the card's id; ErrNotFound when there is nothing to undo, study.ErrStale
 // when the card has been answered since (in a mock interview), which an undo would silently erase.
 func (db *DB) UndoLast(ctx context.Context, userID int64, now time.Time) (string, error) {
-	defer db.progress.drop(userID) // after the commit: progresscache.go
 	var cardID string
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		v, err := lastStudyReview(ctx, tx, userID)
@@ -211,12 +224,7 @@ func (db *DB) UndoLast(ctx context.Context, userID int64, now time.Time) (string
 		if b.State == srs.New && b.Reps == 0 {
 			_, err = tx.ExecContext(ctx, `DELETE FROM card_states WHERE user_id = ? AND card_id = ?`, userID, v.CardID)
 		} else {
-			_, err = tx.ExecContext(ctx, `INSERT INTO card_states (user_id, card_id, `+cardCols+`)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-				ON CONFLICT (user_id, card_id) DO UPDATE SET state = excluded.state, step = excluded.step,
-					stability = excluded.stability, difficulty = excluded.difficulty, due = excluded.due,
-					last_review = excluded.last_review, reps = excluded.reps, lapses = excluded.lapses`,
-				userID, v.CardID, b.State, b.Step, b.Stability, b.Difficulty, ms(b.Due), ms(b.LastReview), b.Reps, b.Lapses)
+			_, err = tx.ExecContext(ctx, upsertCardSQL, userID, v.CardID, b.State, b.Step, b.Stability, b.Difficulty, ms(b.Due), ms(b.LastReview), b.Reps, b.Lapses)
 		}
 		if err != nil {
 			return err
@@ -263,18 +271,6 @@ func (db *DB) reviews(ctx context.Context, q string, args ...any) ([]Review, err
 // NewIntroducedSince counts the new cards a user first answered in study mode at or after since
 // (undone answers excluded): what the new-cards-per-day limit is checked against.
 func (db *DB) NewIntroducedSince(ctx context.Context, userID int64, since time.Time) (int, error) {
-	n, ok, t := db.progress.cachedNew(userID, since)
-	if ok {
-		return n, nil
-	}
-	n, err := db.loadNewIntroducedSince(ctx, userID, since)
-	if err == nil {
-		db.progress.putNew(userID, t, since, n)
-	}
-	return n, err
-}
-
-func (db *DB) loadNewIntroducedSince(ctx context.Context, userID int64, since time.Time) (int, error) {
 	var n int
 	err := db.queryRow(ctx, `SELECT count(DISTINCT card_id) FROM review_log
 		WHERE user_id = ? AND reviewed_at >= ? AND state_before = 0 AND mode = 'study' AND undone = 0`,

@@ -34,7 +34,6 @@ func (db *DB) SetTheme(ctx context.Context, userID int64, theme string) error {
 	if !ValidTheme(theme) {
 		return fmt.Errorf("theme %q: want system, light or dark", theme)
 	}
-	defer db.sessions.clear()
 	if theme == ThemeSystem {
 		_, err := db.w.ExecContext(ctx, "DELETE FROM user_theme WHERE user_id = ?", userID)
 		return err

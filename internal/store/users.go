@@ -144,7 +144,6 @@ func (db *DB) queryUsers(ctx context.Context, q string, args ...any) ([]*User, e
 
 // SetPassword replaces a user's password hash.
 func (db *DB) SetPassword(ctx context.Context, userID int64, passwordHash string, now time.Time) error {
-	defer db.sessions.clear()
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, "UPDATE users SET password_hash = ? WHERE id = ?", passwordHash, userID); err != nil {
 			return err
@@ -155,7 +154,6 @@ func (db *DB) SetPassword(ctx context.Context, userID int64, passwordHash string
 
 // SetDisabled disables or re-enables an account; disabling also ends its sessions.
 func (db *DB) SetDisabled(ctx context.Context, userID int64, disabled bool, now time.Time) error {
-	defer db.sessions.clear()
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, "UPDATE users SET disabled = ? WHERE id = ?", disabled, userID)
 		if err != nil {
@@ -176,7 +174,6 @@ func (db *DB) SetDisabled(ctx context.Context, userID int64, disabled bool, now 
 
 // UpdateSettings stores a user's study preferences.
 func (db *DB) UpdateSettings(ctx context.Context, userID int64, s Settings) error {
-	defer db.sessions.clear()
 	return db.exec(ctx, `UPDATE users SET desired_retention = ?, new_per_day = ?, default_depth = ?,
 		timezone = ?, hide_from_team = ? WHERE id = ?`,
 		s.DesiredRetention, s.NewPerDay, s.DefaultDepth, s.TimeZone, s.HideFromTeam, userID)

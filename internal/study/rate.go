@@ -22,13 +22,24 @@ const MaxAnswerTime = time.Hour
 // second tab, a mock answer since. Nothing was written.
 var ErrStale = errors.New("stale: answered again since this was shown")
 
-// Store is what Rate needs from storage. ApplyReview reads the card's stored state inside one
-// write transaction, passes it to next, and when next returns a state (no error) writes it and
-// a log row for the answer in that same transaction, returning the log row's id. A card never
-// answered comes as the zero (New) card.
+// Store is what Rate needs from storage: the card's stored state (ok false and the zero, New,
+// card when never answered), and one write of an answer that Rate has scheduled.
 type Store interface {
-	ApplyReview(ctx context.Context, userID int64, cardID string, a Logged,
-		next func(before srs.Card) (srs.Card, error)) (logID int64, err error)
+	CardState(ctx context.Context, userID int64, cardID string) (c srs.Card, ok bool, err error)
+	// SaveReview writes r.After over r.Before and a log row for the answer in one transaction,
+	// only if the stored state is still r.Before (by its answer count; no row when
+	// r.Stored is false), and returns the log row's id; otherwise it writes nothing and
+	// returns ErrStale.
+	SaveReview(ctx context.Context, r Review) (logID int64, err error)
+}
+
+// Review is an answer scheduled and ready to store.
+type Review struct {
+	UserID        int64
+	CardID        string
+	Stored        bool // a state row existed when Before was read
+	Before, After srs.Card
+	Logged
 }
 
 // Logged is what the review log keeps about an answer besides the states.
@@ -58,8 +69,8 @@ type Rated struct {
 	Before, After srs.Card
 }
 
-// Rate schedules the answer with sc against the state stored at the moment of writing and
-// records it: one read and two writes, in one transaction.
+// Rate reads the card's stored state, schedules the answer with sc and stores it with one
+// store call, which refuses (ErrStale) if another answer was stored meanwhile.
 func Rate(ctx context.Context, st Store, sc srs.Scheduler, a Answer) (Rated, error) {
 	if !a.Rating.Valid() {
 		return Rated{}, fmt.Errorf("rate: invalid rating %d", a.Rating)
@@ -67,22 +78,22 @@ func Rate(ctx context.Context, st Store, sc srs.Scheduler, a Answer) (Rated, err
 	if a.Mode != ModeStudy && a.Mode != ModeMock {
 		return Rated{}, fmt.Errorf("rate: unknown mode %q", a.Mode)
 	}
-	var out Rated
-	took := min(max(a.Took, 0), MaxAnswerTime)
-	id, err := st.ApplyReview(ctx, a.UserID, a.CardID, Logged{Rating: a.Rating, At: a.At, DurationMS: took.Milliseconds(), Mode: a.Mode},
-		func(before srs.Card) (srs.Card, error) {
-			if a.ShownReps >= 0 && before.Reps != a.ShownReps {
-				return srs.Card{}, ErrStale
-			}
-			out.Before = before
-			out.After = sc.ReviewCard(a.CardID, before, a.Rating, a.At)
-			return out.After, nil
-		})
+	before, stored, err := st.CardState(ctx, a.UserID, a.CardID)
 	if err != nil {
 		return Rated{}, err
 	}
-	out.LogID = id
-	return out, nil
+	if a.ShownReps >= 0 && before.Reps != a.ShownReps {
+		return Rated{}, ErrStale
+	}
+	took := min(max(a.Took, 0), MaxAnswerTime)
+	r := Review{UserID: a.UserID, CardID: a.CardID, Stored: stored, Before: before,
+		After:  sc.ReviewCard(a.CardID, before, a.Rating, a.At),
+		Logged: Logged{Rating: a.Rating, At: a.At, DurationMS: took.Milliseconds(), Mode: a.Mode}}
+	id, err := st.SaveReview(ctx, r)
+	if err != nil {
+		return Rated{}, err
+	}
+	return Rated{LogID: id, Before: r.Before, After: r.After}, nil
 }
 
 // Preview is the state each rating would give the card now, Again first, with the same fuzz

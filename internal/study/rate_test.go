@@ -55,3 +55,52 @@ func TestRateOnSQLite(t *testing.T) {
 		t.Fatal("rating 7 accepted")
 	}
 }
+
+// racingStore is the real store, but another answer to the same card is stored between
+// Rate's read of the state and its write, as a second tab's can be.
+type racingStore struct {
+	*store.DB
+	race func()
+}
+
+func (s racingStore) CardState(ctx context.Context, userID int64, cardID string) (srs.Card, bool, error) {
+	c, ok, err := s.DB.CardState(ctx, userID, cardID)
+	s.race()
+	return c, ok, err
+}
+
+// The store's write is a compare-and-set on the answer count: an answer scheduled from a state
+// that another answer replaced meanwhile changes nothing and is ErrStale, for a card never
+// answered (the row appeared) and for one answered before (its count moved on).
+func TestRateRefusedWhenTheStateMovedOnBeforeTheWrite(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "r.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	t0 := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
+	u, err := db.CreateUser(ctx, "ada", "h", store.RoleMember, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := srs.DefaultScheduler()
+	for round := range 2 { // first on a card never answered, then on one answered once
+		at := t0.Add(time.Duration(round) * 24 * time.Hour)
+		other := study.Answer{UserID: u.ID, CardID: "c1", Rating: srs.Easy, At: at, Mode: study.ModeStudy, ShownReps: -1}
+		racing := racingStore{db, func() {
+			if _, err := study.Rate(ctx, db, sc, other); err != nil {
+				t.Fatal(err)
+			}
+		}}
+		a := study.Answer{UserID: u.ID, CardID: "c1", Rating: srs.Again, At: at, Mode: study.ModeStudy, ShownReps: round}
+		if _, err := study.Rate(ctx, racing, sc, a); !errors.Is(err, study.ErrStale) {
+			t.Fatalf("round %d: an answer over a state replaced meanwhile: %v, want ErrStale", round, err)
+		}
+		hist, _ := db.ReviewHistory(ctx, u.ID, "c1")
+		st, _, _ := db.CardState(ctx, u.ID, "c1")
+		if len(hist) != round+1 || hist[round].Rating != srs.Easy || st.Reps != round+1 {
+			t.Fatalf("round %d: %d answers logged, reps %d: the refused answer wrote something", round, len(hist), st.Reps)
+		}
+	}
+}
