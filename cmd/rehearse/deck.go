@@ -103,6 +103,9 @@ func (c *apiClient) do(ctx context.Context, method, p string, body []byte, out a
 	}
 	req.Header.Set("Authorization", "Bearer "+c.token)
 	req.Header.Set("Content-Type", "text/markdown; charset=utf-8")
+	if method == http.MethodPost { // the batch is JSON; a PUT sends one card's markdown
+		req.Header.Set("Content-Type", "application/json")
+	}
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return 0, err

@@ -17,11 +17,11 @@ import (
 // (throttling lives in memory) and fight over the deck cache, so it refuses to start and names
 // the process holding the lock. The kernel drops the lock when the process dies, even by SIGKILL.
 func lockDataDir(dir string) (release func(), err error) {
-	if err := os.MkdirAll(dir, 0o750); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create data dir: %w", err)
 	}
 	path := filepath.Join(dir, "rehearse.lock")
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o640)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open lock file: %w", err)
 	}

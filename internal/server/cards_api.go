@@ -94,6 +94,7 @@ func (s *Server) apiAuth(next http.Handler) http.Handler {
 		case err != nil:
 			s.fail(w, r, err)
 		default:
+			w.Header().Set("Cache-Control", "private, no-store")
 			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), userKey, u)))
 		}
 	})

@@ -34,7 +34,7 @@ type batchResult struct {
 // unless everything passes (422 with every problem otherwise). `rehearse deck push` uses it.
 func (s *Server) apiBatch(w http.ResponseWriter, r *http.Request) {
 	l := s.apiEditable(w, r)
-	if l == nil {
+	if l == nil || !jsonBody(w, r) {
 		return
 	}
 	var req batchRequest

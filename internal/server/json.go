@@ -2,6 +2,8 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
+	"mime"
 	"net/http"
 	"strings"
 )
@@ -16,4 +18,19 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.Encode(v)
+}
+
+// jsonBody refuses a body sent as a form with a 415 that says what to send: limitBody parses a
+// form (what `curl -d` sends) before the handler runs, so the handler would otherwise read an
+// empty body and answer with a decoding error about nothing. Other types are read as JSON,
+// which older clients relied on.
+func jsonBody(w http.ResponseWriter, r *http.Request) bool {
+	ct := r.Header.Get("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	if ct == "" || err == nil && mt != "application/x-www-form-urlencoded" && mt != "multipart/form-data" {
+		return true
+	}
+	writeJSON(w, http.StatusUnsupportedMediaType, map[string]string{
+		"error": fmt.Sprintf("the body must be JSON sent as Content-Type: application/json, not %q (with curl: -H 'Content-Type: application/json' --data-binary @file.json)", cut(ct, 80))})
+	return false
 }

@@ -162,6 +162,9 @@ func (s *Server) loadSession(next http.Handler) http.Handler {
 			switch {
 			case err == nil:
 				r = r.WithContext(context.WithValue(r.Context(), userKey, u))
+				// A signed-in page is the user's own: no shared or disk cache keeps it (a
+				// handler may loosen this for its own bytes, as recordings do).
+				w.Header().Set("Cache-Control", "private, no-store")
 			case errors.Is(err, store.ErrNotFound):
 				s.clearSessionCookie(w, r)
 			default:

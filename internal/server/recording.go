@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -199,9 +198,9 @@ func (s *Server) deleteRecording(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "deleted": id})
 		return
 	}
-	next := r.PostFormValue("next")
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.Contains(next, "\\") {
-		next = "/cards/" + rec.CardID
+	next := "/cards/" + rec.CardID
+	if n := r.PostFormValue("next"); n != "" {
+		next = safeNext(n) // the one check of where a form may send the browser (auth.go)
 	}
 	http.Redirect(w, r, next, http.StatusSeeOther)
 }

@@ -31,6 +31,9 @@ func (s *Server) simAPI(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "view must be full or summary, not " + strconv.Quote(cut(v, 20)), "field": "view"})
 		return
 	}
+	if !jsonBody(w, r) {
+		return
+	}
 	body := http.MaxBytesReader(w, r.Body, simAPIMaxBody)
 	var buf bytes.Buffer
 	if _, err := buf.ReadFrom(body); err != nil {

@@ -44,6 +44,9 @@ func dsn(path string, write bool) string {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
+	// Deleted rows (recordings, sessions, tokens) are overwritten with zeros rather than left
+	// in free pages, where a copy of the file or a volume snapshot would still hold them.
+	q.Add("_pragma", "secure_delete(ON)")
 	// A page cache of at most 1 MiB per connection (SQLite's default is 2 MiB), so the pool's
 	// caches stay under 1 MiB x (1 + readers) as the database grows: the hot pages of these
 	// short queries fit, and the rest is in the OS page cache anyway.
@@ -59,9 +62,12 @@ func dsn(path string, write bool) string {
 // Open opens (creating if needed) the database at path and applies pending migrations.
 func Open(ctx context.Context, path string, log *slog.Logger) (*DB, error) {
 	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o750); err != nil {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("create data dir: %w", err)
 		}
+	}
+	if err := ownerOnly(path); err != nil {
+		return nil, err
 	}
 	w, err := sql.Open("sqlite", dsn(path, true))
 	if err != nil {
@@ -89,6 +95,25 @@ func Open(ctx context.Context, path string, log *slog.Logger) (*DB, error) {
 	return db, nil
 }
 
+// ownerOnly creates the database file readable and writable by its owner only, or narrows an
+// existing one (and its -wal and -shm files) to that: it holds password hashes, sessions and
+// recordings. SQLite creates the -wal and -shm files with the database file's permissions.
+func ownerOnly(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", path, err)
+	}
+	f.Close()
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if st, err := os.Stat(p); err == nil && st.Mode().Perm()&0o077 != 0 {
+			if err := os.Chmod(p, st.Mode().Perm()&0o700); err != nil {
+				return fmt.Errorf("make %s private: %w", p, err)
+			}
+		}
+	}
+	return nil
+}
+
 // readers is the read pool's size: two connections per core (a query runs on a core, the other
 // is being handed to the next request), between 2 and 8. Each connection holds its own page
 // cache and prepared statements, so more than the cores can use is memory for nothing.
@@ -104,6 +129,15 @@ func (db *DB) Migrate(ctx context.Context, log *slog.Logger) error {
 	p, err := goose.NewProvider(goose.DialectSQLite3, db.w, migrations.FS, goose.WithAllowOutofOrder(true))
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
+	}
+	// A database migrated by a newer binary has tables and columns this one does not know:
+	// serving it would hide what the newer version stored, so refuse and name both versions.
+	cur, target, err := p.GetVersions(ctx)
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	if cur > target {
+		return fmt.Errorf("the database %s is at schema version %d, but this rehearse knows versions up to %d: it was written by a newer rehearse. Run that version (or restore a backup taken before the upgrade); nothing was changed", db.path, cur, target)
 	}
 	res, err := p.Up(ctx)
 	if err != nil {
@@ -150,10 +184,16 @@ func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 // Backup writes a consistent copy of the live database to dst (which must not exist), using
 // SQLite's VACUUM INTO so readers and the writer carry on meanwhile.
 func (db *DB) Backup(ctx context.Context, dst string) error {
-	if _, err := os.Stat(dst); err == nil {
+	// Created empty first, readable by the owner only (VACUUM INTO accepts an empty file).
+	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
 		return fmt.Errorf("backup: %s already exists", dst)
 	}
-	_, err := db.w.ExecContext(ctx, "VACUUM INTO ?", dst)
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	f.Close()
+	_, err = db.w.ExecContext(ctx, "VACUUM INTO ?", dst)
 	if err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
