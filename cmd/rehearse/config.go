@@ -33,6 +33,13 @@ type config struct {
 	Proxies     string
 	Transcribe  string // OpenAI-compatible transcription endpoint, "" for none
 
+	// Sign-in from outside (config_sso.go).
+	OIDCIssuer, OIDCClientID, OIDCClientSecret string
+	OIDCName, OIDCAccounts                     string
+	OIDCGroupsClaim, OIDCAdminGroup            string
+	PasswordLogin                              bool
+	AuthProxyHeader, AuthProxyEmailHeader      string
+
 	TrustedProxies []netip.Prefix // parsed from Proxies
 }
 
@@ -53,6 +60,16 @@ var settings = []setting{
 	{"metrics-addr", "REHEARSE_METRICS_ADDR", "", "serve Prometheus metrics on this separate address (empty: admins only at /metrics)"},
 	{"trusted-proxies", "REHEARSE_TRUSTED_PROXIES", "", "comma-separated CIDRs or addresses of reverse proxies whose X-Forwarded-For/Proto are trusted"},
 	{"transcribe-url", "REHEARSE_TRANSCRIBE_URL", "", "OpenAI-compatible /v1/audio/transcriptions endpoint for transcripts of recorded answers (empty: off)"},
+	{"oidc-issuer", "REHEARSE_OIDC_ISSUER", "", "OpenID Connect issuer URL; turns on single sign-on (empty: off)"},
+	{"oidc-client-id", "REHEARSE_OIDC_CLIENT_ID", "", "client id registered at the OpenID Connect provider"},
+	{"oidc-client-secret", "REHEARSE_OIDC_CLIENT_SECRET", "", "client secret registered at the OpenID Connect provider (prefer the variable)"},
+	{"oidc-name", "REHEARSE_OIDC_NAME", "single sign-on", "what the login page's button calls the provider"},
+	{"oidc-accounts", "REHEARSE_OIDC_ACCOUNTS", "create", "first sign-in of someone unknown: create (a member account) or link (only to an account holding their verified email)"},
+	{"oidc-groups-claim", "REHEARSE_OIDC_GROUPS_CLAIM", "groups", "claim listing the user's groups"},
+	{"oidc-admin-group", "REHEARSE_OIDC_ADMIN_GROUP", "", "members of this group are admins, others members (empty: roles are set here)"},
+	{"password-login", "REHEARSE_PASSWORD_LOGIN", "true", "allow signing in with a local password"},
+	{"auth-proxy-header", "REHEARSE_AUTH_PROXY_HEADER", "", "header in which a trusted login proxy names the user, e.g. Remote-User (empty: off)"},
+	{"auth-proxy-email-header", "REHEARSE_AUTH_PROXY_EMAIL_HEADER", "", "header in which the login proxy passes the user's email, e.g. Remote-Email"},
 }
 
 // parseConfig reads flags over environment defaults, accepting flags before and after the
@@ -86,14 +103,18 @@ func configFlags(name string, getenv func(string) string, errOut io.Writer, only
 			def = s.def // not offered by this command: the built-in default
 		}
 		switch s.flag {
-		case "private":
+		case "private", "password-login":
 			b, err := strconv.ParseBool(def)
 			if err != nil {
 				envErrs = append(envErrs, fmt.Errorf("$%s: want true or false, got %q", s.env, def))
 			}
-			c.Private = b
+			p := &c.Private
+			if s.flag == "password-login" {
+				p = &c.PasswordLogin
+			}
+			*p = b
 			if offered {
-				fs.BoolVar(&c.Private, s.flag, b, help)
+				fs.BoolVar(p, s.flag, b, help)
 			}
 		case "session-ttl":
 			d, err := time.ParseDuration(def)
@@ -141,6 +162,24 @@ func (c *config) stringField(flag string) *string {
 		return &c.Proxies
 	case "transcribe-url":
 		return &c.Transcribe
+	case "oidc-issuer":
+		return &c.OIDCIssuer
+	case "oidc-client-id":
+		return &c.OIDCClientID
+	case "oidc-client-secret":
+		return &c.OIDCClientSecret
+	case "oidc-name":
+		return &c.OIDCName
+	case "oidc-accounts":
+		return &c.OIDCAccounts
+	case "oidc-groups-claim":
+		return &c.OIDCGroupsClaim
+	case "oidc-admin-group":
+		return &c.OIDCAdminGroup
+	case "auth-proxy-header":
+		return &c.AuthProxyHeader
+	case "auth-proxy-email-header":
+		return &c.AuthProxyEmailHeader
 	}
 	panic("config: no field for setting " + flag)
 }
@@ -170,6 +209,9 @@ func (c *config) validate() error {
 		if err := transcribe.CheckURL(c.Transcribe); err != nil {
 			return fmt.Errorf("-transcribe-url: %w", err)
 		}
+	}
+	if err := c.validateSignIn(); err != nil { // config_sso.go
+		return err
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return fmt.Errorf("-log-format: want text or json, got %q", c.LogFormat)

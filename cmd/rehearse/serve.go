@@ -85,11 +85,13 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	if err != nil {
 		return err
 	}
-	srv := server.New(server.Config{
+	scfg := server.Config{
 		SecureCookies: cfg.secureCookies(), Private: cfg.Private, SessionTTL: cfg.SessionTTL, BaseURL: cfg.BaseURL,
 		TrustedProxies: cfg.TrustedProxies, MetricsElsewhere: cfg.MetricsAddr != "", ContentDir: cfg.Content,
 		ImportTopics: topics, TranscribeURL: cfg.Transcribe,
-	}, db, decks, assets, log, nil)
+	}
+	cfg.signIn(&scfg, time.Now) // config_sso.go
+	srv := server.New(scfg, db, decks, assets, log, nil)
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {

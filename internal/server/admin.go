@@ -30,6 +30,7 @@ func (s *Server) adminRoutes(r chi.Router) {
 		r.Post("/admin/users/{id}/enable", s.setDisabled(false))
 		r.Post("/admin/users/{id}/reset", s.createReset)
 		r.Post("/admin/tokens/{id}/revoke", s.adminRevokeToken) // tokens.go
+		r.Post("/admin/users/{id}/email", s.setEmail) // admin_team.go
 		r.Post("/admin/reload", s.reloadDeck)
 		r.Get("/import", func(w http.ResponseWriter, r *http.Request) { // the address people guess
 			http.Redirect(w, r, "/admin/import", http.StatusMovedPermanently)
@@ -69,10 +70,15 @@ func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, status int,
 		s.fail(w, r, err)
 		return
 	}
+	emails, err := s.db.Emails(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	vm := views.AdminPage{InviteDays: days, Err: fe, MetricsHere: !s.cfg.MetricsElsewhere}
 	for _, u := range users {
 		vm.Users = append(vm.Users, views.AdminUser{ID: u.ID, Name: u.Username, Role: u.Role,
-			Disabled: u.Disabled, Created: u.CreatedAt, Self: u.ID == me.ID})
+			Disabled: u.Disabled, Created: u.CreatedAt, Self: u.ID == me.ID, Email: emails[u.ID]})
 	}
 	for _, i := range invites {
 		st := "pending"

@@ -19,14 +19,31 @@ func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
 	if s.sendToSetup(w, r) {
 		return
 	}
-	s.render(w, r, http.StatusOK, views.Login(s.page(r, "Log in"), views.LoginForm{Next: safeNext(r.URL.Query().Get("next"))}))
+	s.render(w, r, http.StatusOK, views.Login(s.page(r, "Log in"), s.loginForm(r, safeNext(r.URL.Query().Get("next")))))
+}
+
+// loginForm is the login page as configured: the password form, the provider's button or both.
+func (s *Server) loginForm(r *http.Request, next string) views.LoginForm {
+	f := views.LoginForm{Next: next, Passwords: !s.cfg.NoPasswords}
+	if s.cfg.OIDC != nil {
+		f.SSOName = s.cfg.OIDCName
+		ok, _ := s.usersExist(r.Context())
+		f.FirstSignIn = !ok
+	}
+	return f
 }
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimSpace(r.PostFormValue("username"))
 	password := r.PostFormValue("password")
 	next := safeNext(r.PostFormValue("next"))
-	form := views.LoginForm{Username: name, Next: next}
+	form := s.loginForm(r, next)
+	form.Username = name
+	if s.cfg.NoPasswords {
+		form.Err = &views.FormError{Form: "Passwords are turned off on this instance."}
+		s.render(w, r, http.StatusForbidden, views.Login(s.page(r, "Log in"), form))
+		return
+	}
 	// The attempt is counted before any password is hashed (ratelimit.go), whether or not the
 	// account exists, so the answer reveals nothing and parallel guesses are counted too.
 	attempt, wait := s.limiter.begin(s.now(), name, s.clientAddr(r))
@@ -39,7 +56,11 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	u, err := s.db.UserByName(r.Context(), name)
 	switch {
 	case err == nil:
-		err = s.hasher.Check(r.Context(), u.PasswordHash, password)
+		if u.PasswordHash == "" { // an account that signs in only from outside (sso.go)
+			err = s.hasher.CheckDummy(r.Context(), password)
+		} else {
+			err = s.hasher.Check(r.Context(), u.PasswordHash, password)
+		}
 		if err == nil && u.Disabled {
 			err = auth.ErrMismatch
 		}
@@ -88,7 +109,7 @@ func (s *Server) setupPage(w http.ResponseWriter, r *http.Request) {
 	if ok, err := s.usersExist(r.Context()); err != nil {
 		s.fail(w, r, err)
 		return
-	} else if ok {
+	} else if ok || s.signsInFromOutside() {
 		http.Redirect(w, r, "/login", http.StatusSeeOther)
 		return
 	}
@@ -96,6 +117,10 @@ func (s *Server) setupPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) setup(w http.ResponseWriter, r *http.Request) {
+	if s.signsInFromOutside() {
+		http.Redirect(w, r, "/login", http.StatusSeeOther)
+		return
+	}
 	name := strings.TrimSpace(r.PostFormValue("username"))
 	password, password2 := r.PostFormValue("password"), r.PostFormValue("password2")
 	fe := &views.FormError{Fields: map[string]string{}}
@@ -128,6 +153,7 @@ func (s *Server) setup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.setupDone.Store(true)
+	s.recordURL(r) // baseurl.go: invite links are absolute from now on
 	if err := s.startSession(w, r, u); err != nil {
 		s.fail(w, r, err)
 		return

@@ -9,6 +9,7 @@ func (s *Server) featureRoutes(r chi.Router) {
 	s.simRoutes(r)    // sim.go: /sim, /api/sim
 	s.teamRoutes(r)   // team.go: /admin, /account, /invite, /reset, /team
 	s.editorRoutes(r) // editor.go: /cards/new, /cards/{id}/edit, /cards/{id}/history
+	s.ssoRoutes(r)    // sso.go: /auth/oidc
 }
 
 // initFeatures prepares each feature's state; called once from New.

@@ -43,7 +43,7 @@ func (s *Server) router() chi.Router {
 	r.Handle("/static/*", s.assets)
 
 	r.Group(func(r chi.Router) {
-		r.Use(s.loadSession, s.privateGate)
+		r.Use(s.loadSession, s.proxySignIn, s.privateGate) // authproxy.go
 		r.Get("/", s.home)
 		r.Get("/topics/{slug}", s.topic)
 		r.Get("/cards/{id}", s.card)
@@ -63,7 +63,7 @@ func (s *Server) router() chi.Router {
 // publicInPrivateMode lists what anonymous visitors may reach in private mode.
 func publicInPrivateMode(path string) bool {
 	switch path {
-	case "/login", "/setup", "/healthz", "/readyz":
+	case "/login", "/setup", "/healthz", "/readyz", "/auth/oidc", oidcCallback:
 		return true
 	}
 	return strings.HasPrefix(path, "/static/") || strings.HasPrefix(path, "/invite/") || strings.HasPrefix(path, "/reset/")

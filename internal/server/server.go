@@ -18,6 +18,7 @@ import (
 	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/importer"
+	"github.com/rehearse/rehearse/internal/sso"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/views"
 	"github.com/rehearse/rehearse/web"
@@ -38,6 +39,16 @@ type Config struct {
 	// TranscribeURL is an OpenAI-compatible /v1/audio/transcriptions endpoint; "" turns
 	// transcripts off (transcripts.go).
 	TranscribeURL string
+
+	// Sign-in from outside: an OpenID Connect provider (nil: none; sso.go) with the name its
+	// button shows and what a first sign-in does, and a trusted login proxy's headers
+	// (authproxy.go). NoPasswords turns local passwords off.
+	OIDC                 *sso.Client
+	OIDCName             string
+	OIDCAccounts         sso.Accounts
+	AuthProxyHeader      string
+	AuthProxyEmailHeader string
+	NoPasswords          bool
 
 	// Hasher hashes and checks passwords; nil means production argon2id parameters with
 	// hashSlots computations at once. Tests pass cheap parameters.
@@ -188,6 +199,9 @@ func (s *Server) sendToSetup(w http.ResponseWriter, r *http.Request) bool {
 	if err != nil {
 		s.fail(w, r, err)
 		return true
+	}
+	if !ok && s.signsInFromOutside() { // sso.go: the first sign-in from outside sets up
+		return false
 	}
 	if !ok {
 		http.Redirect(w, r, "/setup", http.StatusSeeOther)

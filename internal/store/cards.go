@@ -143,7 +143,10 @@ func (db *DB) Revisions(ctx context.Context, cardID string) ([]Revision, error) 
 }
 
 // Setting names.
-const SettingMembersEdit = "members_edit_cards" // "1": members may write and edit cards
+const (
+	SettingMembersEdit = "members_edit_cards" // "1": members may write and edit cards
+	SettingExternalURL = "external_url"       // the address visitors use, when --base-url is not set
+)
 
 // Setting returns an instance setting's value ("" when unset).
 func (db *DB) Setting(ctx context.Context, key string) (string, error) {
