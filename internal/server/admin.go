@@ -30,7 +30,7 @@ func (s *Server) adminRoutes(r chi.Router) {
 		r.Post("/admin/users/{id}/enable", s.setDisabled(false))
 		r.Post("/admin/users/{id}/reset", s.createReset)
 		r.Post("/admin/tokens/{id}/revoke", s.adminRevokeToken) // tokens.go
-		r.Post("/admin/users/{id}/email", s.setEmail) // admin_team.go
+		r.Post("/admin/users/{id}/email", s.setEmail)           // admin_team.go
 		r.Post("/admin/reload", s.reloadDeck)
 		r.Get("/import", func(w http.ResponseWriter, r *http.Request) { // the address people guess
 			http.Redirect(w, r, "/admin/import", http.StatusMovedPermanently)
