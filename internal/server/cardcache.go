@@ -67,6 +67,9 @@ func (s *Server) cachedCardSimulation(r *http.Request, d *deck.Deck, c *deck.Car
 	if c.Sim == nil {
 		return nil, nil
 	}
+	if whatIfAsked(r) { // sim_whatif.go: the learner's numbers, not the card's figure
+		return s.cardSimulation(r, c)
+	}
 	key := "figure:" + c.ID
 	if b, ok := s.figures.get(d, key); ok {
 		return rawHTML(b), nil

@@ -155,6 +155,9 @@ func (s *Server) compare(ctx context.Context, labels []string, scs []rebalance.S
 			c.Notes = append(c.Notes, fmt.Sprintf("%s: the run was too large to record in full; the timeline stops at %s (metrics are exact).", labels[i], views.Secs(res.TruncatedAtMS)))
 		}
 	}
+	if len(scs) > 0 {
+		c.Headline, c.Regime = views.Headline(scs[0].Kind, c.Variants), views.Regime(scs[0])
+	}
 	return c, nil
 }
 
@@ -169,10 +172,16 @@ func (s *Server) cardSimulation(r *http.Request, c *deck.Card) (views.Slot, erro
 		return nil, fmt.Errorf("card %s: simulation: %w", c.ID, err)
 	}
 	labels := variantLabels(c.Sim.Compare, scs)
-	cmp, err := s.compare(r.Context(), labels, scs, cardLimits)
+	cmp, wi, ran, err := s.whatIf(r.Context(), queryValues(r).Get, "/cards/"+c.ID, labels, scs) // sim_whatif.go
 	if err != nil {
 		return nil, err
 	}
+	if !ran { // nothing asked, or refused: the card's own regime
+		if cmp, err = s.compare(r.Context(), labels, scs, cardLimits); err != nil {
+			return nil, err
+		}
+	}
+	cmp.WhatIf = wi
 	cmp.Caption = c.Sim.Caption
 	return views.SimFigure(cmp), nil
 }

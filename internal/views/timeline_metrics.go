@@ -11,28 +11,38 @@ import (
 type MetricDef struct {
 	ID, Name, Def string
 	Format        func(rebalance.Metrics) string
+	Value         func(rebalance.Metrics) float64 // the raw number, for data-value
 }
 
 // MetricDefs are the metrics shown under every figure, in table order.
 var MetricDefs = []MetricDef{
 	{"rebalances", "Rebalances", "rounds the group went through: JoinGroup and SyncGroup rounds, or KIP-848 target assignment epochs",
-		func(m rebalance.Metrics) string { return fmt.Sprint(m.Rebalances) }},
+		func(m rebalance.Metrics) string { return fmt.Sprint(m.Rebalances) },
+		func(m rebalance.Metrics) float64 { return float64(m.Rebalances) }},
 	{"stw", "Stop-the-world rebalances", "rounds in which every member gave up everything it owned",
-		func(m rebalance.Metrics) string { return fmt.Sprint(m.StopTheWorldRebalances) }},
+		func(m rebalance.Metrics) string { return fmt.Sprint(m.StopTheWorldRebalances) },
+		func(m rebalance.Metrics) float64 { return float64(m.StopTheWorldRebalances) }},
 	{"availability", "Availability", "share of all item-time spent processing, over every item and the whole run",
-		func(m rebalance.Metrics) string { return fmt.Sprintf("%.2f %%", m.Availability*100) }},
+		func(m rebalance.Metrics) string { return fmt.Sprintf("%.2f %%", m.Availability*100) },
+		func(m rebalance.Metrics) float64 { return m.Availability }},
 	{"downtime", "Downtime (item-seconds)", "time items spent not processing, added up over all items",
-		func(m rebalance.Metrics) string { return fmt.Sprintf("%.1f", float64(m.DowntimeItemMS)/1000) }},
+		func(m rebalance.Metrics) string { return fmt.Sprintf("%.1f", float64(m.DowntimeItemMS)/1000) },
+		func(m rebalance.Metrics) float64 { return float64(m.DowntimeItemMS) }},
 	{"pause", "Longest pause", "the longest single stretch one item spent not processing",
-		func(m rebalance.Metrics) string { return Secs(m.MaxPauseMS) }},
+		func(m rebalance.Metrics) string { return Secs(m.MaxPauseMS) },
+		func(m rebalance.Metrics) float64 { return float64(m.MaxPauseMS) }},
 	{"paused", "Paused items", "items that stopped at least once after they had started",
-		func(m rebalance.Metrics) string { return fmt.Sprint(m.PausedItems) }},
+		func(m rebalance.Metrics) string { return fmt.Sprint(m.PausedItems) },
+		func(m rebalance.Metrics) float64 { return float64(m.PausedItems) }},
 	{"stopped", "Whole group stopped", "how long no item at all was processing: the world stopped",
-		func(m rebalance.Metrics) string { return Secs(m.AllStoppedMS) }},
+		func(m rebalance.Metrics) string { return Secs(m.AllStoppedMS) },
+		func(m rebalance.Metrics) float64 { return float64(m.AllStoppedMS) }},
 	{"moved", "Moved", "hand-overs of an item to a different owner than its last one",
-		func(m rebalance.Metrics) string { return fmt.Sprint(m.Moved) }},
+		func(m rebalance.Metrics) string { return fmt.Sprint(m.Moved) },
+		func(m rebalance.Metrics) float64 { return float64(m.Moved) }},
 	{"wasted", "Wasted moves", "items revoked and then given straight back to the same owner",
-		func(m rebalance.Metrics) string { return fmt.Sprint(m.WastedMoves) }},
+		func(m rebalance.Metrics) string { return fmt.Sprint(m.WastedMoves) },
+		func(m rebalance.Metrics) float64 { return float64(m.WastedMoves) }},
 }
 
 // StateDefs explain each segment state, for the legend.
