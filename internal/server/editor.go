@@ -148,6 +148,9 @@ func (s *Server) editorLive(r *http.Request, t editor.Target, src []byte, checke
 	}
 	live.Expect, _ = s.cardExpectations(r.Context(), c.Sim)
 	live.Card = c
+	for _, e := range deck.SpokenProblems(c) { // member-written cards may run long; the deck warns
+		live.Warnings = append(live.Warnings, views.EditorError{Line: e.Line, Msg: e.Msg})
+	}
 	for _, m := range editor.Similar(l.Deck, c.Question, t.ID) {
 		live.Similar = append(live.Similar, views.SimilarCard{ID: m.Card.ID, Question: m.Card.Question, Percent: int(m.Score*100 + 0.5)})
 	}

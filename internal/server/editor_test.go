@@ -440,3 +440,23 @@ func TestEditorExpectations(t *testing.T) {
 		t.Errorf("save with a false claim: %d %q", resp.StatusCode, doc.Find("#editor-errors").Text())
 	}
 }
+
+// A member-written card whose spoken answer runs over its clock is saved, with a warning shown
+// beside it; only the bundled deck's strict check refuses such a card.
+func TestEditorLongAnswerWarnsAndSaves(t *testing.T) {
+	e, _ := editableEnv(t)
+	admin := e.signedIn("ada", store.RoleAdmin)
+	id := "runs-long"
+	long := strings.Replace(newCard(id), "## Solid answer\n", "## Solid answer\n\n"+strings.Repeat("word ", 130)+"\n", 1)
+	_, doc := e.post(admin, "/editor/preview", url.Values{"folder": {"kafka"}, "md": {long}})
+	if !strings.Contains(doc.Find("#editor-warnings").Text(), `section "Solid answer" runs`) || doc.Find(".editor-errors").Length() != 0 {
+		t.Fatalf("preview: warnings %q errors %q", doc.Find("#editor-warnings").Text(), doc.Find(".editor-errors").Text())
+	}
+	resp, _ := e.post(admin, "/cards/new", url.Values{"folder": {"kafka"}, "md": {long}, "action": {"save"}})
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("save: %d, want a redirect to the saved card", resp.StatusCode)
+	}
+	if _, ok := e.srv.deck().Card(id); !ok {
+		t.Error("the saved card is not in the deck")
+	}
+}
