@@ -23,8 +23,7 @@ import (
 // Simulation feature: the card figure, the lab (/sim) and the JSON API (/api/sim).
 
 const (
-	simCacheSize   = 128              // results kept; a card needs one per variant
-	simCacheWeight = 200_000          // segments kept in all (every card needs ~3,500; one big API run ~120,000)
+	simCacheSize   = 128              // results kept; a card needs one per variant (bytes: simCacheBytes)
 	simRunTimeout  = 5 * time.Second  // wall-clock cap per request, on top of the step budget
 	simMaxParallel = 2                // runs and API encodings at once (CPU-bound, and each holds a result's memory)
 	simAPIMaxBody  = 256 << 10        // a scenario is small; anything bigger is refused with 413
@@ -43,7 +42,7 @@ type simState struct {
 }
 
 func (s *Server) initSim() {
-	s.sim = simState{cache: newSimCache(simCacheSize, simCacheWeight), slots: make(chan struct{}, simMaxParallel),
+	s.sim = simState{cache: newSimCache(simCacheSize, simCacheBytes), slots: make(chan struct{}, simMaxParallel),
 		out: semaphore.NewWeighted(simOutBytes), web: rebalance.WebLimits}
 }
 
@@ -249,7 +248,7 @@ func (c *simCache) put(key string, res *rebalance.Result) {
 	if _, ok := c.m[key]; ok {
 		return // same scenario, same result
 	}
-	w := resultWeight(res)
+	w := resultBytes(res) // sim_weight.go
 	if w > c.maxW {
 		return
 	}

@@ -221,7 +221,8 @@ func TestSimCardResultsAreCached(t *testing.T) {
 
 func TestSimCacheBounded(t *testing.T) {
 	t.Parallel()
-	c := newSimCache(2, 10)
+	heavy := &rebalance.Result{Items: make([]string, 60)}
+	c := newSimCache(2, resultBytes(heavy)) // two small ones fit
 	small := &rebalance.Result{Items: []string{"a"}}
 	c.put("a", small)
 	c.put("b", small)
@@ -233,15 +234,14 @@ func TestSimCacheBounded(t *testing.T) {
 	if _, ok := c.get("a"); !ok {
 		t.Error("recently used entry evicted")
 	}
-	big := &rebalance.Result{Items: make([]string, 11)}
+	big := &rebalance.Result{Items: make([]string, 61)}
 	c.put("big", big)
 	if _, ok := c.get("big"); ok {
 		t.Error("a result heavier than the whole cache was kept")
 	}
-	heavy := &rebalance.Result{Items: make([]string, 10)}
 	c.put("heavy", heavy)
-	if c.len() != 1 || c.weight != 10 {
-		t.Errorf("after a heavy entry: len %d weight %d, want 1 and 10", c.len(), c.weight)
+	if c.len() != 1 || c.weight != resultBytes(heavy) {
+		t.Errorf("after a heavy entry: len %d weight %d, want 1 and %d", c.len(), c.weight, resultBytes(heavy))
 	}
 }
 

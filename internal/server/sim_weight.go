@@ -1,0 +1,54 @@
+package server
+
+import "github.com/rehearse/rehearse/internal/rebalance"
+
+// simCacheBytes bounds the simulation result cache by the memory its results hold: a card's
+// variants hold well under a megabyte each, one large API run tens of megabytes.
+const simCacheBytes = 48 << 20
+
+// resultBytes is the heap a result holds, counted from everything in it: each round's
+// per-member maps of item names (most of a large run), the timeline's segments, the event
+// marks and the names. Item and member names inside rounds and segments share the bytes of
+// Items and Members, so they count as string headers only. TestResultBytesMatchesTheHeap
+// checks the figure against the heap a real run keeps.
+func resultBytes(r *rebalance.Result) int {
+	const (
+		str      = 16 // a string header
+		slice    = 24 // a slice header
+		mapEntry = 80 // a map entry: key, value and the map's own overhead per slot
+		mapBase  = 64
+		round    = 232 // a Round without its maps' contents
+		segment  = 48  // two int64 and two string headers
+		mark     = 56
+	)
+	n := 512
+	for _, rd := range r.Rounds {
+		n += round + len(rd.Parked)*str
+		for _, m := range []map[string][]string{rd.Assignment, rd.Revoked, rd.Added} {
+			if m == nil {
+				continue
+			}
+			n += mapBase + len(m)*mapEntry
+			for _, items := range m {
+				n += cap(items) * str
+			}
+		}
+	}
+	for _, t := range r.Timeline {
+		n += str + slice + cap(t.Segments)*segment
+	}
+	n += cap(r.Events) * mark
+	for _, e := range r.Events {
+		n += len(e.Reason)
+	}
+	for _, s := range r.Members {
+		n += str + len(s)
+	}
+	for _, s := range r.Items {
+		n += str + len(s)
+	}
+	for _, s := range r.InvariantFailures {
+		n += str + len(s)
+	}
+	return n
+}
