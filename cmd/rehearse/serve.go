@@ -191,8 +191,8 @@ func reloadOnSIGHUP(decks *deckload.Holder, dir string, log *slog.Logger) (stop 
 	return func() { signal.Stop(hup); close(done) }
 }
 
-// purgeSessions deletes expired sessions hourly until ctx ends; expired ones are already refused,
-// this only keeps the table small.
+// purgeSessions deletes expired sessions hourly until ctx ends (expired ones are already
+// refused, this only keeps the table small), and short links unused for store.SimShareTTL.
 func purgeSessions(ctx context.Context, db *store.DB, log *slog.Logger) {
 	t := time.NewTicker(time.Hour)
 	defer t.Stop()
@@ -201,6 +201,11 @@ func purgeSessions(ctx context.Context, db *store.DB, log *slog.Logger) {
 			log.Warn("purging expired sessions", "err", err)
 		} else if n > 0 {
 			log.Info("expired sessions purged", "count", n)
+		}
+		if n, err := db.PurgeUnusedSimShares(ctx, time.Now()); err != nil && ctx.Err() == nil {
+			log.Warn("purging unused short links", "err", err)
+		} else if n > 0 {
+			log.Info("unused short links purged", "count", n)
 		}
 		select {
 		case <-ctx.Done():

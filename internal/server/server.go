@@ -85,13 +85,14 @@ type Server struct {
 	setupDone atomic.Bool // true once any user exists: the setup page closes for good
 
 	hasher  *auth.Hasher
-	limiter *loginLimiter // ratelimit.go: failed logins per account and address
-	metrics *appMetrics   // metrics_prom.go: this server's Prometheus registry
-	ready   readyState    // ready.go: the last /readyz probe
-	sim     simState      // sim.go
-	figures figureCache   // cardcache.go: rendered card simulation figures
-	edits   sync.Mutex    // cardstore.go: one card change at a time, checked against the deck it changes
-	voice   *transcriber  // transcripts.go: nil unless Config.TranscribeURL is set
+	limiter *loginLimiter  // ratelimit.go: failed logins per account and address
+	shares  *windowLimiter // ratewindow.go: short links made per address
+	metrics *appMetrics    // metrics_prom.go: this server's Prometheus registry
+	ready   readyState     // ready.go: the last /readyz probe
+	sim     simState       // sim.go
+	figures figureCache    // cardcache.go: rendered card simulation figures
+	edits   sync.Mutex     // cardstore.go: one card change at a time, checked against the deck it changes
+	voice   *transcriber   // transcripts.go: nil unless Config.TranscribeURL is set
 }
 
 // New builds a server. now may be nil (time.Now).
@@ -106,7 +107,7 @@ func New(cfg Config, db *store.DB, decks DeckSource, assets *web.Assets, log *sl
 		cfg.Hasher = auth.NewHasher(auth.Production, hashSlots, hashWait)
 	}
 	s := &Server{cfg: cfg, db: db, decks: decks, log: log, assets: assets, now: now,
-		hasher: cfg.Hasher, limiter: newLoginLimiter(), metrics: newMetrics(decks)}
+		hasher: cfg.Hasher, limiter: newLoginLimiter(), shares: newWindowLimiter(simSharesPerHour, time.Hour), metrics: newMetrics(decks)}
 	s.voice = newTranscriber(cfg.TranscribeURL, db, log)
 	s.voice.kick() // recordings left pending by a restart
 	s.initFeatures()

@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -21,6 +23,10 @@ import (
 // always gets the same id, so sharing is idempotent.
 
 const maxShareQuery = 4096
+
+// simSharesPerHour is how many short links one address may make in an hour: anyone may make
+// them, and each is a row kept for months.
+const simSharesPerHour = 60
 
 var shareIDRE = regexp.MustCompile(`^[0-9a-f]{16}$`)
 
@@ -68,6 +74,12 @@ func shareID(query string) string {
 }
 
 func (s *Server) simShare(w http.ResponseWriter, r *http.Request) {
+	if ok, wait := s.shares.allow(addrBucket(s.clientAddr(r)), s.now()); !ok {
+		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+		s.fail(w, r, errStatus(http.StatusTooManyRequests, fmt.Sprintf(
+			"This address made %d short links in the last hour; share the long address, or try again in %s.", simSharesPerHour, wait.Round(time.Minute))))
+		return
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, 2*maxShareQuery)
 	raw := r.PostFormValue("q")
 	q, err := url.ParseQuery(raw)
@@ -93,7 +105,7 @@ func (s *Server) simShared(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, r)
 		return
 	}
-	query, err := s.db.SimShare(r.Context(), id)
+	query, err := s.db.SimShare(r.Context(), id, s.now())
 	if err != nil {
 		s.fail(w, r, err)
 		return

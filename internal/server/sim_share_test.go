@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -92,5 +93,26 @@ func TestSimLabExplainsAssignedButUnowned(t *testing.T) {
 	})
 	if n != 3 {
 		t.Errorf("%d cells say m2's partitions are unowned but still assigned, want 3: %q", n, doc.Find("#sim-at tbody").Text())
+	}
+}
+
+// Short links are made at most simSharesPerHour times an hour per address: anyone may make
+// them, and the table is capped (the audit made ~740 a second).
+func TestSimShareThrottled(t *testing.T) {
+	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
+	c := e.client()
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	for i := range simSharesPerHour + 1 {
+		resp, _ := e.post(c, "/sim/share", url.Values{"q": {labQuery("members", strconv.Itoa(3+i%5), "partitions", strconv.Itoa(6+i))[5:]}})
+		want := http.StatusSeeOther
+		if i == simSharesPerHour {
+			want = http.StatusTooManyRequests
+		}
+		if resp.StatusCode != want {
+			t.Fatalf("share %d: %d, want %d", i+1, resp.StatusCode, want)
+		}
+		if want == http.StatusTooManyRequests && resp.Header.Get("Retry-After") == "" {
+			t.Error("429 without Retry-After")
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The database, its -wal and -shm files and a backup are the owner's alone; an existing
@@ -103,5 +104,29 @@ func TestNewerDatabaseRefused(t *testing.T) {
 	_, err = Open(ctx, path, nil)
 	if err == nil || !strings.Contains(err.Error(), "schema version 999") || !strings.Contains(err.Error(), "up to ") {
 		t.Fatalf("opening a newer database: %v", err)
+	}
+}
+
+// Short links nobody opens expire; one opened lately stays.
+func TestUnusedShortLinksExpire(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	for _, id := range []string{"aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb"} {
+		if err := db.SaveSimShare(ctx, id, "kind=consumer", t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.SimShare(ctx, "bbbbbbbbbbbbbbbb", t0.Add(60*24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	n, err := db.PurgeUnusedSimShares(ctx, t0.Add(100*24*time.Hour))
+	if err != nil || n != 1 {
+		t.Fatalf("purged %d: %v", n, err)
+	}
+	if _, err := db.SimShare(ctx, "aaaaaaaaaaaaaaaa", t0.Add(100*24*time.Hour)); err != ErrNotFound {
+		t.Errorf("the never-opened link: %v", err)
+	}
+	if _, err := db.SimShare(ctx, "bbbbbbbbbbbbbbbb", t0.Add(100*24*time.Hour)); err != nil {
+		t.Errorf("the link opened on day 60: %v", err)
 	}
 }
