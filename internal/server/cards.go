@@ -30,7 +30,10 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, err)
 			return
 		}
-		h.Now = homeNow(q, d.Cards, states, u.Settings.NewPerDay)
+		h.Now = homeNow(q, d.Cards, states, s.newLimit(u, states, now))
+		if c, ok := countdown(u, d.Cards, states, now); ok {
+			h.Now.Countdown, h.Now.CountdownRest = c.Parts()
+		}
 		loc, next := userLocation(u), q.NextAt
 		if next.IsZero() && h.Now.Due == 0 { // only new cards now: say when reviews resume
 			next = nextReview(d.Cards, states, now, loc)

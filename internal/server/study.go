@@ -35,6 +35,8 @@ func (s *Server) studyRoutes(r chi.Router) {
 		r.Post("/study/undo", s.studyUndo)
 		r.Get("/settings", s.settingsPage)
 		r.Post("/settings", s.saveSettings)
+		r.Post("/settings/fit", s.fitPost)
+		r.Post("/settings/fit/revert", s.fitRevert)
 		r.Get("/stats", s.stats)
 	})
 	s.recordingRoutes(r) // recording.go: /recordings
@@ -68,14 +70,8 @@ func loadZone(name string) (*time.Location, error) {
 	return time.LoadLocation(name)
 }
 
-// scheduler is FSRS with the user's desired retention.
-func scheduler(u *store.User) srs.Scheduler {
-	sc := srs.DefaultScheduler()
-	if r := u.Settings.DesiredRetention; r > 0 && r < 1 {
-		sc.DesiredRetention = r
-	}
-	return sc
-}
+// scheduler is FSRS with the user's settings (fsrs.go).
+func scheduler(u *store.User) srs.Scheduler { return userScheduler(u) }
 
 // studyScope resolves ?topic= or ?tag= (query or form) to the cards to study, in deck order.
 func (s *Server) studyScope(r *http.Request) ([]*deck.Card, views.StudyFilter, error) {
@@ -195,7 +191,7 @@ func (s *Server) queueFor(ctx context.Context, u *store.User, cards []*deck.Card
 		return study.Queue{}, srs.States{}, err
 	}
 	q := study.BuildQueue(study.QueueInput{Cards: cards, States: states, Now: now, Loc: loc,
-		NewLimit: u.Settings.NewPerDay, NewToday: newToday})
+		NewLimit: s.newLimit(u, states, now), NewToday: newToday})
 	return q, states, nil
 }
 

@@ -26,6 +26,7 @@ func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request) {
 		NewPerDay: strconv.Itoa(st.NewPerDay),
 		Depth:     st.DefaultDepth,
 		TimeZone:  st.TimeZone,
+		Interview: st.InterviewDate,
 		Saved:     r.URL.Query().Get("saved") == "1",
 	}
 	keep, err := s.db.RecordingsKeep(r.Context(), userFrom(r.Context()).ID)
@@ -34,6 +35,11 @@ func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.Keep = strconv.Itoa(keep)
+	if f.Fit, err = s.fitView(r.Context(), userFrom(r.Context())); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	f.Fit.Notice = r.URL.Query().Get("fit")
 	s.renderSettings(w, r, http.StatusOK, f)
 }
 
@@ -51,8 +57,10 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
 		Depth:     r.PostFormValue("depth"),
 		TimeZone:  strings.TrimSpace(r.PostFormValue("timezone")),
 		Keep:      strings.TrimSpace(r.PostFormValue("keep_recordings")),
+		Interview: strings.TrimSpace(r.PostFormValue("interview_date")),
 	}
 	st, fe := parseSettings(f, u.Settings)
+	fe = parseInterviewDate(f.Interview, &st, s.now(), fe)
 	keep, err := strconv.Atoi(f.Keep)
 	if f.Keep == "" { // a form without the field keeps the current setting
 		keep, err = s.db.RecordingsKeep(r.Context(), u.ID)
@@ -68,12 +76,25 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
 	}
 	if fe != nil {
 		f.Err = fe
+		var err error
+		if f.Fit, err = s.fitView(r.Context(), u); err != nil {
+			s.fail(w, r, err)
+			return
+		}
 		s.renderSettings(w, r, http.StatusUnprocessableEntity, f)
 		return
 	}
 	if err := s.db.UpdateSettings(r.Context(), u.ID, st); err != nil {
 		s.fail(w, r, err)
 		return
+	}
+	if st.InterviewDate != u.Settings.InterviewDate || st.TimeZone != u.Settings.TimeZone {
+		nu := *u
+		nu.Settings = st
+		if err := s.pullInForDate(r.Context(), &nu); err != nil {
+			s.fail(w, r, err)
+			return
+		}
 	}
 	if err := s.db.SetRecordingsKeep(r.Context(), u.ID, keep); err != nil {
 		s.fail(w, r, err)

@@ -152,3 +152,17 @@ func LogLoss(w [21]float64, reviews []Answer) (loss float64, n int, err error) {
 	sum, weight := l.loss(w, l.cards)
 	return sum / weight, l.targets, nil
 }
+
+// SplitByCard sets about one card in n aside (chosen by a hash of its id, so the same card
+// always falls on the same side) and returns the answers of the rest and of those set aside:
+// a fit learns from the first and is judged on the second, answers it has not seen.
+func SplitByCard(answers []Answer, n int) (fit, held []Answer) {
+	for _, a := range answers {
+		if n > 1 && splitmix(fuzzKey(a.CardID))%uint64(n) == 0 {
+			held = append(held, a)
+		} else {
+			fit = append(fit, a)
+		}
+	}
+	return fit, held
+}

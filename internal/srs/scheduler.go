@@ -22,6 +22,10 @@ type Scheduler struct {
 	RelearningSteps  []time.Duration // steps a lapsed Review card goes through
 	MaxInterval      int             // days
 	Fuzz             bool            // spread Review intervals a little so cards do not clump
+	// Deadline, when set, is an interview date (the moment its study day starts): see
+	// deadlineDays. DeadlineWindow is how many days before it count as "the last days".
+	Deadline       time.Time
+	DeadlineWindow int
 }
 
 // DefaultScheduler returns the FSRS-6 defaults: default weights, 90 % retention,
@@ -123,7 +127,8 @@ func (s *Scheduler) review(m model, id string, c Card, r Rating, now time.Time) 
 		}
 	}
 	if out.State == Review { // stayed in or graduated to Review: schedule in days
-		ivl = time.Duration(s.reviewDays(out, m, fuzzKey(id), c.Reps)) * day
+		key := fuzzKey(id)
+		ivl = time.Duration(s.deadlineDays(s.reviewDays(out, m, key, c.Reps), now, key, c.Reps)) * day
 	}
 	out.Due = now.Add(ivl)
 	out.LastReview = now

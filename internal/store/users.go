@@ -39,17 +39,19 @@ type Settings struct {
 	DefaultDepth     string // basics | solid | deeper
 	TimeZone         string // IANA name
 	HideFromTeam     bool
+	InterviewDate    string // YYYY-MM-DD in TimeZone, "" for none
+	FSRSParams       string // weights fitted to the user's answers (JSON); "" for the defaults
 }
 
 const userCols = `id, username, password_hash, role, disabled, created_at,
-	desired_retention, new_per_day, default_depth, timezone, hide_from_team`
+	desired_retention, new_per_day, default_depth, timezone, hide_from_team, interview_date, fsrs_params`
 
 func scanUser(row interface{ Scan(...any) error }) (*User, error) {
 	var u User
 	var created int64
 	err := row.Scan(&u.ID, &u.Username, &u.PasswordHash, &u.Role, &u.Disabled, &created,
 		&u.Settings.DesiredRetention, &u.Settings.NewPerDay, &u.Settings.DefaultDepth,
-		&u.Settings.TimeZone, &u.Settings.HideFromTeam)
+		&u.Settings.TimeZone, &u.Settings.HideFromTeam, &u.Settings.InterviewDate, &u.Settings.FSRSParams)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -175,8 +177,8 @@ func (db *DB) SetDisabled(ctx context.Context, userID int64, disabled bool, now 
 // UpdateSettings stores a user's study preferences.
 func (db *DB) UpdateSettings(ctx context.Context, userID int64, s Settings) error {
 	return db.exec(ctx, `UPDATE users SET desired_retention = ?, new_per_day = ?, default_depth = ?,
-		timezone = ?, hide_from_team = ? WHERE id = ?`,
-		s.DesiredRetention, s.NewPerDay, s.DefaultDepth, s.TimeZone, s.HideFromTeam, userID)
+		timezone = ?, hide_from_team = ?, interview_date = ? WHERE id = ?`,
+		s.DesiredRetention, s.NewPerDay, s.DefaultDepth, s.TimeZone, s.HideFromTeam, s.InterviewDate, userID)
 }
 
 // exec runs one statement on the writer and maps "no row changed" to ErrNotFound.
