@@ -115,7 +115,7 @@ func waitReason(v SimVariant) string {
 	case len(v.Result.Rounds) > 0 && hasParked(v.Result):
 		return "Work of a departed worker is parked for scheduled.rebalance.max.delay.ms before it is reassigned"
 	case most > 1:
-		return fmt.Sprintf("The moved items wait for %d rounds: revoked at the end of round 1, assigned only in round %d, which the other members join on their next heartbeat", most, most)
+		return fmt.Sprintf("The moved items wait for %d rounds: revoked at the end of round 1, assigned only in round %d, which the other members join at their next heartbeat (and, when busy, their next poll)", most, most)
 	}
 	return "The moved items wait for their new owner to start them"
 }
