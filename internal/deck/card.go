@@ -33,8 +33,7 @@ type Simulation struct {
 }
 
 // Block is one piece of a card's markdown: its plain text (for search and answer checks) and its
-// HTML. A card the line scanner read at load (scan.go) gets both on first use; a card goldmark
-// parsed at load knows its text from then on.
+// HTML. Its text is known from the load; its HTML is rendered on first use.
 type Block struct {
 	text string    // for a block built in code (TextBlock)
 	html *cardHTML // nil for a block built in code, which has no HTML

@@ -22,10 +22,6 @@ type Options struct {
 	// error of the load (at its line) rather than a notice on the page. Without it each card
 	// renders on first use (Block.HTML), and Card.Render reports such a failure.
 	Render bool
-	// Reread says fsys reads the same for as long as the deck lives, or fails (deckload's
-	// snapshot): cards then keep no markdown of their own but read their file again on first
-	// use, and a card that cannot be read shows a notice.
-	Reread bool
 	// Strict makes a spoken answer that runs over its clock (or holds code) an error that keeps
 	// the card out, as the bundled deck's checks want. Otherwise it is a warning in
 	// Deck.Warnings and the card loads: imported and member-written cards are shortened later.
@@ -166,9 +162,6 @@ func parseAll(fsys fs.FS, files []string, opt Options) []parsedFile {
 				out[i].card, out[i].errs = c, errs
 				if c != nil {
 					out[i].spoken = checkSpoken(c)
-					if opt.Reread && c.html.body != nil {
-						c.html.body, c.html.fsys = nil, fsys
-					}
 				}
 			}
 		}()

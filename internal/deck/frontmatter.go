@@ -53,13 +53,7 @@ func parseFrontMatter(e *errs, src []byte, offset int, c *Card) {
 		e.add(offset, "front matter: %d KiB; the limit is %d KiB (the question, topic, tags, timing and simulation fit in far less)", (len(src)+1023)>>10, MaxFrontMatterBytes>>10)
 		return
 	}
-	if !fastFrontMatter(src, offset, c) { // fastyaml.go
-		yamlFrontMatter(e, src, offset, c)
-	}
-}
 
-// yamlFrontMatter is parseFrontMatter through the YAML parser: any front matter, every error.
-func yamlFrontMatter(e *errs, src []byte, offset int, c *Card) {
 	c.Timing = Timing{DefaultBasics, DefaultSolid, DefaultDeeper}
 	at := func(n ast.Node) int { return nodeLineYAML(n) + offset - 1 }
 

@@ -18,11 +18,7 @@ func checkLinks(fsys fs.FS, cards []*Card, byID map[string]*Card) ErrorList {
 	var out ErrorList
 	for _, c := range cards {
 		seen := map[string]bool{}
-		ids := c.cardLinks
-		if c.html != nil && c.html.quick && !allCards(ids, byID) {
-			ids = c.html.exactLinks() // the scanner's ids are a superset of the card's links
-		}
-		for _, id := range ids {
+		for _, id := range c.cardLinks {
 			if _, ok := byID[id]; ok || seen[id] {
 				continue
 			}
@@ -32,15 +28,6 @@ func checkLinks(fsys fs.FS, cards []*Card, byID map[string]*Card) ErrorList {
 		}
 	}
 	return out
-}
-
-func allCards(ids []string, byID map[string]*Card) bool {
-	for _, id := range ids {
-		if byID[id] == nil {
-			return false
-		}
-	}
-	return true
 }
 
 // lineOf is the 1-based line of the first occurrence of s in the file, or 0 if unknown.

@@ -64,10 +64,7 @@ func parse(path string, src []byte, render bool) (card *Card, errList ErrorList)
 	return c, nil
 }
 
-func parseCard(e *errs, src []byte) *Card { return parseCardWith(e, src, true) }
-
-// parseCardWith is parseCard; scan false leaves the line scanner out (tests compare the two).
-func parseCardWith(e *errs, src []byte, scan bool) *Card {
+func parseCard(e *errs, src []byte) *Card {
 	if bytes.Contains(src, []byte("\r\n")) { // src itself may be shared (readFile): never written
 		src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
 	}
@@ -84,14 +81,10 @@ func parseCardWith(e *errs, src []byte, scan bool) *Card {
 		}
 	}
 	c.html = &cardHTML{file: e.file, body: body, firstLine: bodyLine}
-	if scan && len(e.list) == 0 && quickBody(c, body, bodyLine) { // scan.go
-		return c
-	}
 	p := &bodyParser{e: e, src: body, firstLine: bodyLine, card: c.html}
 	p.parse(c)
 	c.cardLinks, c.codeLangs = p.links, p.langs
-	c.html.texts, c.html.links = p.texts, p.links
-	c.html.textOnce.Do(func() {})
+	c.html.texts = p.texts
 	c.spokenWords = [2]int{SpokenWords(c.Basics.Text()), SpokenWords(c.Solid.Text())}
 	return c
 }

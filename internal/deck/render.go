@@ -1,11 +1,8 @@
 package deck
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"html/template"
-	"io/fs"
 	"sync"
 
 	"github.com/yuin/goldmark/ast"
@@ -22,25 +19,15 @@ import (
 const renderNotice = template.HTML(`<p class="render-error">This part of the card could not be shown; ` +
 	"<code>rehearse check</code> on the deck names the problem.</p>\n")
 
-// rereadNotice replaces the blocks of a card whose file no longer reads as it did at load
-// (deckload's snapshot: changed on disk since).
-const rereadNotice = template.HTML(`<p class="render-error">This card's file changed since the deck was loaded; ` +
-	"reload the deck to show it.</p>\n")
-
 // cardHTML is a card's rendered blocks, in the order the parser meets them, and their text.
 type cardHTML struct {
 	once      sync.Once // the render
-	textOnce  sync.Once // texts (and links): done at load unless the line scanner read the card
 	file      string
-	body      []byte // the markdown body, until rendered (nil with fsys set)
-	fsys      fs.FS  // where to read the card again for its body (Options.Reread)
+	body      []byte // the markdown body, until rendered
 	firstLine int    // file line of body[0]
 	blocks    []template.HTML
-	notice    template.HTML // for a block with no HTML: renderNotice unless set
 	errs      ErrorList
-	quick     bool     // read by the line scanner (scan.go): texts and links come from goldmark on first use
-	texts     []string // each block's plain text
-	links     []string // ids of /cards/ links, exactly (the scanner's are a superset)
+	texts     []string // each block's plain text, from the load
 }
 
 func (h *cardHTML) block(i int) template.HTML {
@@ -48,67 +35,17 @@ func (h *cardHTML) block(i int) template.HTML {
 	if i < len(h.blocks) {
 		return h.blocks[i]
 	}
-	if h.notice != "" {
-		return h.notice
-	}
 	return renderNotice
 }
 
 func (h *cardHTML) text(i int) string {
-	h.textOnce.Do(func() { h.parseText(h.source()) })
 	if i < len(h.texts) {
 		return h.texts[i]
 	}
 	return ""
 }
 
-// exactLinks is the card's /cards/ link ids as goldmark finds them.
-func (h *cardHTML) exactLinks() []string {
-	h.textOnce.Do(func() { h.parseText(h.source()) })
-	return h.links
-}
-
-// source is the card's markdown body: kept since the load, or read again from its file.
-func (h *cardHTML) source() ([]byte, error) {
-	if h.body != nil || h.fsys == nil {
-		return h.body, nil
-	}
-	src, err := fs.ReadFile(h.fsys, h.file)
-	if err != nil {
-		return nil, err
-	}
-	src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
-	_, body, line, ok := splitFrontMatter(src)
-	if !ok || line != h.firstLine {
-		return nil, errors.New("its front matter changed")
-	}
-	return body, nil
-}
-
-// parseText runs the text pass over a card the line scanner read: its blocks' text and links.
-func (h *cardHTML) parseText(body []byte, err error) {
-	if err != nil {
-		return // no text; render reports the error
-	}
-	defer func() {
-		if r := recover(); r != nil { // the card parsed at load, so only a goldmark bug lands here
-			h.texts = nil
-		}
-	}()
-	p := &bodyParser{e: &errs{file: h.file}, src: body, firstLine: h.firstLine, card: h}
-	p.parse(&Card{})
-	h.texts, h.links = p.texts, p.links
-}
-
 func (h *cardHTML) render() {
-	body, err := h.source()
-	if h.fsys == nil { // the body goes below: take the text now
-		h.textOnce.Do(func() { h.parseText(body, err) })
-	}
-	if err != nil {
-		h.notice, h.errs = rereadNotice, ErrorList{{File: h.file, Msg: fmt.Sprintf("cannot read the card again to show it: %v", err)}}
-		return
-	}
 	defer func() {
 		if r := recover(); r != nil { // a failure outside any one block: nothing is shown
 			h.blocks, h.errs = nil, ErrorList{{File: h.file, Line: h.firstLine, Msg: fmt.Sprintf("internal error while rendering: %v", r)}}
@@ -116,8 +53,8 @@ func (h *cardHTML) render() {
 		h.body = nil
 	}()
 	e := &errs{file: h.file}
-	p := &bodyParser{e: e, src: body, firstLine: h.firstLine, html: true}
-	// The text pass validated the card: any error now is one of rendering.
+	p := &bodyParser{e: e, src: h.body, firstLine: h.firstLine, html: true}
+	// The load validated the card: any error now is one of rendering.
 	p.parse(&Card{})
 	h.blocks, h.errs = p.out, e.list
 }

@@ -17,8 +17,7 @@ import (
 // each variant must run within CardLimits, since the card page runs it. Each card's HTML
 // renders on first use; render says to render every card now (`rehearse check`).
 func Load(fsys fs.FS, render bool) (*deck.Deck, error) {
-	_, reread := fsys.(*snapshot) // its files read the same later, so cards need not keep their text
-	return deck.Load(fsys, deck.Options{CheckSim: memoSim(CheckSim(verdicts.run)), Render: render, Reread: reread})
+	return deck.Load(fsys, deck.Options{CheckSim: memoSim(CheckSim(verdicts.run)), Render: render})
 }
 
 // The bound on what one card can make the server do. Cards are user input (anyone allowed to

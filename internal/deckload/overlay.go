@@ -45,7 +45,7 @@ func Overlay(base fs.FS, files map[string][]byte) (fs.FS, error) {
 			return nil, err
 		}
 	}
-	return newSnapshot(base, paths, data, files), nil
+	return newSnapshot(paths, data, files), nil
 }
 
 // Layered returns a loader of base with the stored cards (path → text, read by stored on
@@ -70,7 +70,6 @@ func Layered(base fs.FS, stored func() (map[string][]byte, error), load func(fs.
 			d, err := load(fsys)
 			var list deck.ErrorList
 			if err == nil {
-				fsys.(*snapshot).release() // the deck has read what it needs
 				l := &Loaded{Deck: d, Files: fsys, Base: base, Stored: map[string]bool{}, Skipped: skipped}
 				for p := range files {
 					l.Stored[p] = true
