@@ -32,6 +32,9 @@ type config struct {
 	MetricsAddr string
 	Proxies     string
 	Transcribe  string // OpenAI-compatible transcription endpoint, "" for none
+	Quota       string // recordings quota per user, "200MiB"
+
+	QuotaBytes int64 // parsed from Quota; 0: no limit
 
 	// Sign-in from outside (config_sso.go).
 	OIDCIssuer, OIDCClientID, OIDCClientSecret string
@@ -70,6 +73,7 @@ var settings = []setting{
 	{"password-login", "REHEARSE_PASSWORD_LOGIN", "true", "allow signing in with a local password"},
 	{"auth-proxy-header", "REHEARSE_AUTH_PROXY_HEADER", "", "header in which a trusted login proxy names the user, e.g. Remote-User (empty: off)"},
 	{"auth-proxy-email-header", "REHEARSE_AUTH_PROXY_EMAIL_HEADER", "", "header in which the login proxy passes the user's email, e.g. Remote-Email"},
+	{"recordings-quota", "REHEARSE_RECORDINGS_QUOTA", "200MiB", "audio each user may keep, e.g. 200MiB or 1GiB (0: no limit)"},
 }
 
 // parseConfig reads flags over environment defaults, accepting flags before and after the
@@ -180,6 +184,8 @@ func (c *config) stringField(flag string) *string {
 		return &c.AuthProxyHeader
 	case "auth-proxy-email-header":
 		return &c.AuthProxyEmailHeader
+	case "recordings-quota":
+		return &c.Quota
 	}
 	panic("config: no field for setting " + flag)
 }
@@ -212,6 +218,9 @@ func (c *config) validate() error {
 	}
 	if err := c.validateSignIn(); err != nil { // config_sso.go
 		return err
+	}
+	if c.QuotaBytes, err = parseSize(c.Quota); err != nil {
+		return fmt.Errorf("-recordings-quota: want a size like 200MiB or 1GiB, got %q", c.Quota)
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return fmt.Errorf("-log-format: want text or json, got %q", c.LogFormat)
@@ -256,3 +265,22 @@ func (c config) logger(w io.Writer) *slog.Logger {
 }
 
 func (c config) secureCookies() bool { return strings.HasPrefix(c.BaseURL, "https://") }
+
+// parseSize reads "200MiB", "1GiB", "500KiB" or a number of bytes.
+func parseSize(v string) (int64, error) {
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		n      int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}} {
+		if strings.HasSuffix(v, u.suffix) {
+			v, mult = strings.TrimSuffix(v, u.suffix), u.n
+			break
+		}
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil || n < 0 || n > (1<<50)/mult {
+		return 0, errors.New("bad size")
+	}
+	return n * mult, nil
+}

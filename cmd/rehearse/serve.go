@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -20,9 +21,11 @@ import (
 	"github.com/rehearse/rehearse/content"
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/deckload"
+	"github.com/rehearse/rehearse/internal/hear"
 	"github.com/rehearse/rehearse/internal/importer"
 	"github.com/rehearse/rehearse/internal/server"
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/transcribe"
 	"github.com/rehearse/rehearse/web"
 )
 
@@ -85,10 +88,13 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	if err != nil {
 		return err
 	}
+	voice := newVoice(cfg, db, decks, log)
+	voice.Start(ctx)
+	defer voice.Close()
 	scfg := server.Config{
 		SecureCookies: cfg.secureCookies(), Private: cfg.Private, SessionTTL: cfg.SessionTTL, BaseURL: cfg.BaseURL,
 		TrustedProxies: cfg.TrustedProxies, MetricsElsewhere: cfg.MetricsAddr != "", ContentDir: cfg.Content,
-		ImportTopics: topics, TranscribeURL: cfg.Transcribe,
+		ImportTopics: topics, Voice: voice, RecordingQuota: cmp.Or(cfg.QuotaBytes, -1),
 	}
 	cfg.signIn(&scfg, time.Now) // config_sso.go
 	srv := server.New(scfg, db, decks, assets, log, nil)
@@ -283,4 +289,20 @@ func setMemoryLimit(getenv func(string) string) {
 	if getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(defaultMemoryLimit)
 	}
+}
+
+// newVoice builds the background checker of recordings: the transcription endpoint when one is
+// configured, else pocketsphinx when installed; nil (recordings kept, not checked) otherwise.
+func newVoice(cfg config, db *store.DB, decks *deckload.Holder, log *slog.Logger) *hear.Worker {
+	wc := hear.WorkerConfig{Store: db, Deck: decks.Deck, Log: log}
+	if cfg.Transcribe != "" {
+		wc.Remote = &transcribe.Client{URL: cfg.Transcribe, HTTP: &http.Client{}}
+		log.Info("recordings are transcribed by an endpoint", "url", cfg.Transcribe)
+	} else if r, err := hear.Find(); err == nil {
+		wc.Recognizer = &r
+		log.Info("recordings are checked offline with pocketsphinx")
+	} else {
+		log.Warn("recordings are kept but not checked; to check them offline: " + hear.Install)
+	}
+	return hear.NewWorker(wc)
 }

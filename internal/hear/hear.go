@@ -67,8 +67,9 @@ func (r Recognizer) dict() string     { return filepath.Join(r.Model, "cmudict-e
 
 // KeyPoint is one key point of the depth and whether the answer made it.
 type KeyPoint struct {
-	Text  string `json:"text"`
-	Heard bool   `json:"heard"`
+	Text   string `json:"text"`
+	Heard  bool   `json:"heard"`
+	Bullet int    `json:"-"` // index in the card's cheat-sheet
 }
 
 // Result is what was heard in one recording.
@@ -136,7 +137,7 @@ func Check(c *deck.Card, depth, transcript string) Result {
 	check := interview.CheckAnswer(c, depth, text+" "+joinedNames(c, raw))
 	out := Result{Transcript: text, KeyPoints: []KeyPoint{}}
 	for _, i := range check.Points {
-		out.KeyPoints = append(out.KeyPoints, KeyPoint{Text: c.Answer[i].Text(), Heard: check.Bullets[i].Covered})
+		out.KeyPoints = append(out.KeyPoints, KeyPoint{Text: c.Answer[i].Text(), Heard: check.Bullets[i].Covered, Bullet: i})
 	}
 	return out
 }
@@ -250,4 +251,42 @@ func (r Recognizer) recognise(ctx context.Context, wav, lm, dic string) (string,
 		}
 	}
 	return strings.Join(parts, " "), nil
+}
+
+// maxPrompt bounds the prompt sent to a transcription endpoint; whisper reads at most 224
+// tokens of it.
+const maxPrompt = 600
+
+// Prompt lists the card's names as written ("KIP-429", "onPartitionsRevoked",
+// "max.poll.interval.ms") and then its other key words, for a transcription endpoint's prompt:
+// whisper spells names it was shown far more often right.
+func Prompt(c *deck.Card) string {
+	var names, words []string
+	seen := map[string]bool{}
+	for _, bl := range c.Answer {
+		for _, f := range strings.Fields(bl.Text()) {
+			f = strings.Trim(f, ".,;:()`'\"!?")
+			if len(f) > 1 && !seen[f] && strings.ContainsAny(f[1:], "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") {
+				seen[f] = true
+				names = append(names, f)
+			}
+		}
+		for _, t := range interview.KeyTerms(bl.Text()) {
+			if !seen[t.Surface] && !strings.ContainsAny(t.Surface, "0123456789._-") {
+				seen[t.Surface] = true
+				words = append(words, t.Surface)
+			}
+		}
+	}
+	var b strings.Builder
+	for _, w := range append(names, words...) {
+		if b.Len()+len(w)+2 > maxPrompt {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(w)
+	}
+	return b.String()
 }

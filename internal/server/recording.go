@@ -12,6 +12,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/hear"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/study"
 	"github.com/rehearse/rehearse/internal/views"
@@ -33,6 +34,7 @@ func (s *Server) recordingRoutes(r chi.Router) {
 		r.Use(s.requireUser)
 		r.Post("/recordings", s.uploadRecording)
 		r.Get("/recordings/{id}", s.playRecording)
+		r.Get("/recordings/{id}/check", s.recordingCheck)
 		r.Post("/recordings/{id}/delete", s.deleteRecording)
 	})
 }
@@ -105,7 +107,11 @@ func (s *Server) uploadRecording(w http.ResponseWriter, r *http.Request) {
 	rec.Spoken = min(rec.Spoken, rec.Wall) // voiced time cannot exceed the recording
 	switch rec.Mode {
 	case study.ModeStudy:
-		rec.Target = depthTarget(c, q.Get("depth"))
+		rec.Depth = q.Get("depth")
+		if rec.Depth != "solid" && rec.Depth != "deeper" {
+			rec.Depth = "basics"
+		}
+		rec.Target = depthTarget(c, rec.Depth)
 	case study.ModeMock:
 		if err := s.mockRecordingTarget(r, &rec); err != nil {
 			s.fail(w, r, err)
@@ -119,18 +125,41 @@ func (s *Server) uploadRecording(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errStatus(http.StatusUnsupportedMediaType, "The upload is not WebM, Ogg, MP4 or WAV audio (checked by its content, not its name)."))
 		return
 	}
-	if s.voice != nil {
-		rec.TranscriptStatus = "pending"
-	}
-	id, err := s.db.AddRecording(ctx, rec, body)
-	if err != nil {
+	if err := s.recordingRoom(r, u.ID, len(body)); err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	s.voice.kick()
-	writeJSON(w, http.StatusCreated, map[string]any{"id": id, "url": "/recordings/" + strconv.FormatInt(id, 10),
+	if rec.MIME == "audio/webm" {
+		body = hear.WithDuration(body, rec.Wall) // players show the length and can seek
+	}
+	s.checkStatus(&rec)
+	if rec.ID, err = s.db.AddRecording(ctx, rec, body); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.queueCheck(r, rec)
+	id := strconv.FormatInt(rec.ID, 10)
+	writeJSON(w, http.StatusCreated, map[string]any{"id": rec.ID, "url": "/recordings/" + id, "check_url": "/recordings/" + id + "/check",
 		"bytes": len(body), "spoken_ms": rec.Spoken.Milliseconds(), "wall_ms": rec.Wall.Milliseconds(),
-		"target_ms": rec.Target.Milliseconds(), "mime": rec.MIME})
+		"target_ms": rec.Target.Milliseconds(), "mime": rec.MIME, "status": rec.TranscriptStatus, "note": rec.Note})
+}
+
+// recordingRoom refuses an upload past the user's rate or quota, saying which and what to do.
+func (s *Server) recordingRoom(r *http.Request, userID int64, n int) error {
+	if wait, ok := s.uploads.allow(userID, n, s.now()); !ok {
+		return errStatus(http.StatusTooManyRequests, fmt.Sprintf("Too many recordings in a short time: wait %d minutes and record again.", int(wait.Minutes())+1))
+	}
+	if s.cfg.RecordingQuota < 0 {
+		return nil
+	}
+	used, err := s.db.UserRecordingBytes(r.Context(), userID)
+	if err != nil {
+		return err
+	}
+	if used+int64(n) > s.cfg.RecordingQuota {
+		return errStatus(http.StatusInsufficientStorage, quotaText(used, s.cfg.RecordingQuota))
+	}
+	return nil
 }
 
 // mockRecordingTarget checks that the named mock question is the user's and still open, and
@@ -153,7 +182,7 @@ func (s *Server) mockRecordingTarget(r *http.Request, rec *store.Recording) erro
 	if sess.Status != store.MockActive || a.Rating > 0 {
 		return errStatus(http.StatusConflict, "That question is already rated; the recording was not kept.")
 	}
-	rec.MockSessionID, rec.MockPosition = sid, pos
+	rec.MockSessionID, rec.MockPosition, rec.Depth = sid, pos, sess.Settings.Depth
 	rec.FollowUp = q.Get("followup") == "1"
 	rec.Target = a.Target
 	if rec.FollowUp {

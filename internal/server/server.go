@@ -17,6 +17,7 @@ import (
 
 	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/hear"
 	"github.com/rehearse/rehearse/internal/importer"
 	"github.com/rehearse/rehearse/internal/sso"
 	"github.com/rehearse/rehearse/internal/store"
@@ -36,9 +37,12 @@ type Config struct {
 	ContentDir       string          // the --content directory ("" when the deck is embedded); imports are saved here
 	ImportTopics     importer.Topics // keyword rules guessing an imported card's topic
 
-	// TranscribeURL is an OpenAI-compatible /v1/audio/transcriptions endpoint; "" turns
-	// transcripts off (transcripts.go).
-	TranscribeURL string
+	// Voice checks recordings in the background (hear.Worker, started by the caller); nil:
+	// recordings are kept but not checked, and pages say what to install.
+	Voice *hear.Worker
+	// RecordingQuota is the audio each user may keep, in bytes; 0: DefaultRecordingQuota,
+	// negative: no limit.
+	RecordingQuota int64
 
 	// Sign-in from outside: an OpenID Connect provider (nil: none; sso.go) with the name its
 	// button shows and what a first sign-in does, and a trusted login proxy's headers
@@ -92,7 +96,7 @@ type Server struct {
 	sim     simState       // sim.go
 	figures figureCache    // cardcache.go: rendered card simulation figures
 	edits   sync.Mutex     // cardstore.go: one card change at a time, checked against the deck it changes
-	voice   *transcriber   // transcripts.go: nil unless Config.TranscribeURL is set
+	uploads uploadLimiter  // transcripts.go: recent uploads per user
 }
 
 // New builds a server. now may be nil (time.Now).
@@ -108,8 +112,9 @@ func New(cfg Config, db *store.DB, decks DeckSource, assets *web.Assets, log *sl
 	}
 	s := &Server{cfg: cfg, db: db, decks: decks, log: log, assets: assets, now: now,
 		hasher: cfg.Hasher, limiter: newLoginLimiter(), shares: newWindowLimiter(simSharesPerHour, time.Hour), metrics: newMetrics(decks)}
-	s.voice = newTranscriber(cfg.TranscribeURL, db, log)
-	s.voice.kick() // recordings left pending by a restart
+	if cfg.RecordingQuota == 0 {
+		s.cfg.RecordingQuota = DefaultRecordingQuota
+	}
 	s.initFeatures()
 	return s
 }

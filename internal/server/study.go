@@ -171,6 +171,7 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 			}
 		}
 	}
+	v.Points, v.VoiceNote = keyPoints(v.Card, v.Depth), s.voiceNote()
 	for i, c := range study.Preview(scheduler(u), v.Card.ID, st, now) {
 		rating := srs.Rating(i + 1)
 		v.Buttons = append(v.Buttons, views.StudyButton{Rating: int(rating), Label: ratingLabel(rating),

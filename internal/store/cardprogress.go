@@ -17,7 +17,7 @@ type CardProgress struct {
 	Recordings []Recording // oldest first
 }
 
-// progressWidth is the widest of the three row shapes: an answer's columns, after the tag.
+// progressWidth is the widest of the three row shapes: a recording's columns, after the tag.
 const progressWidth = 20
 
 // cardProgressSQL reads the state, the answers and the recordings of one card in one statement:
@@ -27,7 +27,7 @@ var cardProgressSQL = `SELECT 0, ` + cardCols + nulls(progressWidth-8) + `
 	FROM card_states WHERE user_id = ?1 AND card_id = ?2
 	UNION ALL SELECT 1, ` + reviewCols + `
 	FROM review_log WHERE user_id = ?1 AND card_id = ?2 AND undone = 0
-	UNION ALL SELECT 2, ` + recordingCols + nulls(progressWidth-16) + `
+	UNION ALL SELECT 2, ` + recordingCols + nulls(progressWidth-20) + `
 	FROM recordings WHERE user_id = ?1 AND card_id = ?2
 	ORDER BY 1, 2`
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -26,22 +28,29 @@ type Recording struct {
 	Spoken, Wall  time.Duration
 	Target        time.Duration
 	Transcript    string
-	// TranscriptStatus is none, pending, done or unavailable.
+	// TranscriptStatus is none, pending, done or unavailable: where the background check is.
 	TranscriptStatus string
+	Depth            string // the depth answered: basics, solid or deeper
+	Points, Heard    []int  // the depth's key points (bullet indexes) and those heard, once checked
+	Note             string // why the recording was not checked, when unavailable
 }
 
 const recordingCols = `id, user_id, card_id, created_at, mode, review_id, mock_session_id,
-	mock_position, followup, mime, size_bytes, spoken_ms, wall_ms, target_ms, transcript, transcript_status`
+	mock_position, followup, mime, size_bytes, spoken_ms, wall_ms, target_ms, transcript, transcript_status,
+	depth, points, heard, note`
 
 func scanRecording(row interface{ Scan(...any) error }, extra ...any) (Recording, error) {
 	var r Recording
 	var at, spoken, wall, target int64
+	var points, heard string
 	err := row.Scan(append([]any{&r.ID, &r.UserID, &r.CardID, &at, &r.Mode, &r.ReviewID, &r.MockSessionID,
-		&r.MockPosition, &r.FollowUp, &r.MIME, &r.Size, &spoken, &wall, &target, &r.Transcript, &r.TranscriptStatus}, extra...)...)
+		&r.MockPosition, &r.FollowUp, &r.MIME, &r.Size, &spoken, &wall, &target, &r.Transcript, &r.TranscriptStatus,
+		&r.Depth, &points, &heard, &r.Note}, extra...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Recording{}, ErrNotFound
 	}
 	r.CreatedAt, r.Spoken, r.Wall, r.Target = fromMS(at), msDur(spoken), msDur(wall), msDur(target)
+	r.Points, r.Heard = parseInts(points), parseInts(heard)
 	return r, err
 }
 
@@ -56,10 +65,11 @@ func (db *DB) AddRecording(ctx context.Context, r Recording, audio []byte) (int6
 		}
 		err := tx.QueryRowContext(ctx, `INSERT INTO recordings (user_id, card_id, created_at, mode, review_id,
 				mock_session_id, mock_position, followup, mime, size_bytes, spoken_ms, wall_ms, target_ms,
-				transcript_status, audio)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+				transcript_status, depth, note, audio)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			r.UserID, r.CardID, ms(r.CreatedAt), r.Mode, r.ReviewID, r.MockSessionID, r.MockPosition, r.FollowUp,
-			r.MIME, len(audio), r.Spoken.Milliseconds(), r.Wall.Milliseconds(), r.Target.Milliseconds(), status, audio).Scan(&id)
+			r.MIME, len(audio), r.Spoken.Milliseconds(), r.Wall.Milliseconds(), r.Target.Milliseconds(), status,
+			r.Depth, r.Note, audio).Scan(&id)
 		if err != nil {
 			return err
 		}
@@ -127,9 +137,16 @@ func (db *DB) recordings(ctx context.Context, q string, args ...any) ([]Recordin
 
 // SetTranscript stores the outcome of transcribing a recording: status done or unavailable.
 func (db *DB) SetTranscript(ctx context.Context, id int64, status, text string) error {
+	return db.SetCheck(ctx, id, Recording{TranscriptStatus: status, Transcript: text})
+}
+
+// SetCheck stores the outcome of checking a recording: its status (done or unavailable),
+// transcript, key points and those heard, and the note saying why it was not checked.
+func (db *DB) SetCheck(ctx context.Context, id int64, c Recording) error {
 	var userID int64
-	err := db.w.QueryRowContext(ctx, `UPDATE recordings SET transcript_status = ?, transcript = ? WHERE id = ?
-		RETURNING user_id`, status, text, id).Scan(&userID)
+	err := db.w.QueryRowContext(ctx, `UPDATE recordings SET transcript_status = ?, transcript = ?, points = ?,
+		heard = ?, note = ? WHERE id = ? RETURNING user_id`, c.TranscriptStatus, c.Transcript, joinInts(c.Points),
+		joinInts(c.Heard), c.Note, id).Scan(&userID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return ErrNotFound
 	}
@@ -173,4 +190,38 @@ func (db *DB) SetRecordingsKeep(ctx context.Context, userID int64, keep int) err
 				FROM recordings WHERE user_id = ?) WHERE n > ?)`, userID, userID, keep)
 		return err
 	})
+}
+
+// UserRecordingBytes is the audio a user keeps, in bytes (the recordings quota counts it).
+func (db *DB) UserRecordingBytes(ctx context.Context, userID int64) (int64, error) {
+	var n int64
+	err := db.r.QueryRowContext(ctx, `SELECT coalesce(sum(size_bytes), 0) FROM recordings WHERE user_id = ?`, userID).Scan(&n)
+	return n, err
+}
+
+// Recording returns a user's recording without its audio; ErrNotFound when it is not theirs.
+func (db *DB) Recording(ctx context.Context, userID, id int64) (Recording, error) {
+	return scanRecording(db.r.QueryRowContext(ctx, `SELECT `+recordingCols+` FROM recordings
+		WHERE id = ? AND user_id = ?`, id, userID))
+}
+
+func joinInts(v []int) string {
+	parts := make([]string, len(v))
+	for i, n := range v {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ",")
+}
+
+func parseInts(s string) []int {
+	if s == "" {
+		return nil
+	}
+	var out []int
+	for _, p := range strings.Split(s, ",") {
+		if n, err := strconv.Atoi(p); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
 }

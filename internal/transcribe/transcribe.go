@@ -38,8 +38,9 @@ func CheckURL(raw string) error {
 
 var extensions = map[string]string{"audio/webm": "webm", "audio/ogg": "ogg", "audio/mp4": "m4a", "audio/wav": "wav"}
 
-// Transcribe returns the text of audio (of the given MIME type).
-func (c Client) Transcribe(ctx context.Context, audio []byte, mime string) (string, error) {
+// Transcribe returns the text of audio (of the given MIME type). prompt, when set, goes as the
+// request's "prompt": words the speaker is likely to use, which whisper then spells as given.
+func (c Client) Transcribe(ctx context.Context, audio []byte, mime, prompt string) (string, error) {
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)
 	h := textproto.MIMEHeader{}
@@ -60,6 +61,9 @@ func (c Client) Transcribe(ctx context.Context, audio []byte, mime string) (stri
 	}
 	w.WriteField("model", model)
 	w.WriteField("response_format", "json")
+	if prompt != "" {
+		w.WriteField("prompt", prompt)
+	}
 	if err := w.Close(); err != nil {
 		return "", err
 	}

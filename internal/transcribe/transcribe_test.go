@@ -24,7 +24,7 @@ func TestTranscribeAgainstFakeEndpoint(t *testing.T) {
 		}
 		got, _ := io.ReadAll(f)
 		if string(got) != string(audio) || hdr.Filename != "answer.ogg" || r.FormValue("model") != "whisper-1" ||
-			r.FormValue("response_format") != "json" {
+			r.FormValue("response_format") != "json" || r.FormValue("prompt") != "KIP-429, onPartitionsRevoked" {
 			http.Error(w, "bad form", http.StatusBadRequest)
 			return
 		}
@@ -33,7 +33,7 @@ func TestTranscribeAgainstFakeEndpoint(t *testing.T) {
 	}))
 	defer srv.Close()
 	c := Client{URL: srv.URL + "/v1/audio/transcriptions"}
-	text, err := c.Transcribe(context.Background(), audio, "audio/ogg")
+	text, err := c.Transcribe(context.Background(), audio, "audio/ogg", "KIP-429, onPartitionsRevoked")
 	if err != nil || text != "only the moving partitions pause" {
 		t.Fatalf("got %q, %v", text, err)
 	}
@@ -55,7 +55,7 @@ func TestTranscribeFailures(t *testing.T) {
 	}
 	for name, u := range cases {
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-		if _, err := (Client{URL: u}).Transcribe(ctx, []byte("RIFF"), "audio/wav"); err == nil {
+		if _, err := (Client{URL: u}).Transcribe(ctx, []byte("RIFF"), "audio/wav", ""); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 		cancel()

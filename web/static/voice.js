@@ -159,8 +159,58 @@
           say(el, "Saved: spoken " + secs(j.spoken_ms) + " of a " + secs(j.target_ms) + " target (" +
             Math.round(j.bytes / 1024) + " KB).");
           addDelete(el, j.id);
+          heard(el, j);
         });
       }, function () { say(el, "The recording could not be uploaded (connection lost).", true); });
+  }
+
+  // heard follows the background check of a recording (GET check_url until it is no longer
+  // pending) and marks the key points on the page: data-heard="true|false" on each.
+  var checking = 0; // the recording whose check the page follows; a newer one replaces it
+  function heard(el, j) {
+    var summary = document.getElementById("heard-summary");
+    checking = j.id;
+    if (j.status !== "pending") { showCheck(j); return; }
+    if (summary) summary.textContent = "Listening to your answer…";
+    var tries = 0;
+    (function poll() {
+      if (checking !== j.id) return;
+      fetch(j.check_url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (c) {
+          if (checking !== j.id) return;
+          if (c && c.status === "pending" && ++tries < 240) { setTimeout(poll, 1000); return; }
+          showCheck(c || { status: "unavailable", note: "the check could not be read" });
+        }, function () { if (++tries < 240) setTimeout(poll, 2000); });
+    })();
+  }
+
+  function showCheck(c) {
+    var summary = document.getElementById("heard-summary");
+    var list = document.getElementById("key-points");
+    var rec = document.getElementById("recorder");
+    if (rec) rec.setAttribute("data-check", c.status);
+    if (!list) return;
+    if (c.status !== "done") {
+      if (summary) summary.textContent = c.status === "none" ? c.note : "Not checked: " + (c.note || "no reason given") + ".";
+      return;
+    }
+    var by = {};
+    (c.points || []).forEach(function (p) { by[p.bullet] = p.heard; });
+    var n = 0, of = 0;
+    list.querySelectorAll("li[data-point]").forEach(function (li) {
+      var h = !!by[li.getAttribute("data-point")];
+      li.setAttribute("data-heard", h ? "true" : "false");
+      li.setAttribute("aria-label", (h ? "heard: " : "missed: ") + li.textContent.trim());
+      of++;
+      if (h) n++;
+    });
+    if (summary) summary.textContent = "Heard " + n + " of " + of + " key points.";
+    var t = document.getElementById("heard-transcript");
+    if (t && c.transcript) {
+      t.hidden = false;
+      t.querySelector("p").textContent = c.transcript;
+    }
   }
 
   function addDelete(el, id) {
