@@ -54,7 +54,8 @@ type realEvent struct {
 // fidClient is one consumer process.
 type fidClient struct {
 	cl     *kgo.Client
-	dead   atomic.Bool // crashed: its connections are cut and its callbacks ignored
+	dead   atomic.Bool  // crashed: its connections are cut and its callbacks ignored
+	owned  atomic.Int32 // partitions it holds: a client with none has no batch to work on
 	mu     sync.Mutex
 	conns  []net.Conn
 	cancel context.CancelFunc
@@ -63,7 +64,10 @@ type fidClient struct {
 
 // runReal runs the members and events against kfake and records the callbacks. proto is
 // eager (range), cooperative (cooperative-sticky) or consumer (KIP-848, server-side range).
-func runReal(t *testing.T, proto string, static bool, members []string, events []realEvent, dur time.Duration) realRun {
+// proc > 0 makes each client a busy application: kgo's BlockRebalanceOnPoll holds every
+// rebalance (callbacks, JoinGroup) from the moment a poll returns until the application has
+// spent proc on what it got and calls AllowRebalance, as the Java consumer does from poll().
+func runReal(t *testing.T, proto string, static bool, members []string, events []realEvent, dur, proc time.Duration) realRun {
 	var out realRun
 	// A watchdog on the real clock: should a client ever block outside the bubble's reach, fail
 	// in seconds rather than at the test binary's 10-minute timeout.
@@ -99,9 +103,18 @@ func runReal(t *testing.T, proto string, static bool, members []string, events [
 		})
 		clients := map[string]*fidClient{}
 		startClient := func(name string) {
+			phase := slices.Index(members, name) // a joiner's is past every starting member's
+			if phase < 0 {
+				phase = len(members)
+			}
 			fc := &fidClient{done: make(chan struct{})}
 			record := func(kind string) func(context.Context, *kgo.Client, map[string][]int32) {
 				return func(_ context.Context, _ *kgo.Client, tps map[string][]int32) {
+					if kind == "assigned" {
+						fc.owned.Add(int32(len(tps[fidTopic])))
+					} else {
+						fc.owned.Add(-int32(len(tps[fidTopic])))
+					}
 					if fc.dead.Load() || ended.Load() {
 						return
 					}
@@ -150,6 +163,9 @@ func runReal(t *testing.T, proto string, static bool, members []string, events [
 			if static {
 				opts = append(opts, kgo.InstanceID(name))
 			}
+			if proc > 0 {
+				opts = append(opts, kgo.BlockRebalanceOnPoll())
+			}
 			cl, err := kgo.NewClient(opts...)
 			if err != nil {
 				t.Fatal(err)
@@ -159,8 +175,32 @@ func runReal(t *testing.T, proto string, static bool, members []string, events [
 			clients[name] = fc
 			go func() {
 				defer close(fc.done)
+				if proc == 0 {
+					for ctx.Err() == nil {
+						cl.PollFetches(ctx)
+					}
+					return
+				}
+				defer cl.AllowRebalance()
+				// Members that got their partitions together would poll in step for ever: each
+				// one's first batch is cut short by its own share, so they poll at spread-out
+				// moments of the batch, as busy consumers do.
+				batch := proc * time.Duration(phase+1) / time.Duration(len(members)+1)
 				for ctx.Err() == nil {
-					cl.PollFetches(ctx)
+					// A busy consumer's poll returns at once with a batch (nothing is produced
+					// here, so a short deadline stands in for the data), then the application
+					// works on it with rebalances held.
+					pctx, done := context.WithTimeout(ctx, time.Millisecond)
+					cl.PollFetches(pctx)
+					done()
+					if fc.owned.Load() > 0 {
+						select {
+						case <-time.After(batch):
+						case <-ctx.Done():
+						}
+						batch = proc
+					}
+					cl.AllowRebalance()
 				}
 			}()
 		}
