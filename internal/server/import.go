@@ -127,7 +127,13 @@ func (s *Server) importPreview(w http.ResponseWriter, r *http.Request) {
 			it.Errors = errorStrings(errs)
 		} else {
 			it.Card = card
-			it.Warnings = errorStrings(deck.SpokenProblems(card))
+			warnings := deck.SpokenProblems(card)
+			if d != nil { // name the file the card would be saved as
+				for i := range warnings {
+					warnings[i].File = targetFor(d, card.ID, "", card.Topic).Path
+				}
+			}
+			it.Warnings = errorStrings(warnings)
 			if l != nil { // Save's own checks, so the preview shows exactly what it would refuse
 				it.Notes = s.importRefusals(r.Context(), l, card, md)
 			} else {
