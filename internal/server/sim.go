@@ -155,7 +155,7 @@ func (s *Server) compare(ctx context.Context, labels []string, scs []rebalance.S
 		}
 	}
 	if len(scs) > 0 {
-		c.Headline, c.Regime = views.Headline(scs[0].Kind, c.Variants), views.Regime(scs[0])
+		c.Headline, c.Regime = views.Headline(scs[0].Kind, c.Variants), views.Regime(scs, labels)
 	}
 	return c, nil
 }

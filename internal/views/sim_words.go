@@ -33,8 +33,8 @@ func count(n int, one, many string) string {
 // Regime says in one sentence the world a scenario runs in: the group's size and the costs
 // that decide which protocol wins ("12 consumers, 48 partitions; each poll brings 2 s of work;
 // ...").
-func Regime(sc rebalance.Scenario) string {
-	sc = sc.WithDefaults()
+func Regime(scs []rebalance.Scenario, labels []string) string {
+	sc := scs[0].WithDefaults()
 	c := sc.Config
 	v := func(p *int64) int64 {
 		if p == nil {
@@ -79,7 +79,13 @@ func Regime(sc rebalance.Scenario) string {
 			}
 		}
 	}
-	parts = append(parts, "heartbeat "+dur(v(c.HeartbeatIntervalMS))+", session timeout "+dur(v(c.SessionTimeoutMS)))
+	hb := "heartbeat " + dur(v(c.HeartbeatIntervalMS))
+	for i, o := range scs[1:] {
+		if o := o.WithDefaults(); v(o.Config.HeartbeatIntervalMS) != v(c.HeartbeatIntervalMS) && i+1 < len(labels) {
+			hb += " (" + dur(v(o.Config.HeartbeatIntervalMS)) + " under " + labels[i+1] + ")"
+		}
+	}
+	parts = append(parts, hb+", session timeout "+dur(v(c.SessionTimeoutMS)))
 	s := strings.Join(parts, "; ") + "."
 	return strings.ToUpper(s[:1]) + s[1:]
 }
