@@ -1,13 +1,18 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/rehearse/rehearse/internal/srs"
+	"github.com/rehearse/rehearse/internal/store"
 )
 
 // TestInterviewDateInBrowser: an interview date set on the settings page turns the home page
@@ -91,5 +96,89 @@ func TestInterviewDateInBrowser(t *testing.T) {
 	}
 	if got := strings.TrimSpace(Eval[string](ctx, t, `document.getElementById('new-now').textContent`)); got != "10 new" {
 		t.Errorf("after removing the date home offers %q, want the setting's 10 new", got)
+	}
+}
+
+// TestFitToMyReviewsInBrowser: with a year of a slow-forgetting learner's answers stored, "Fit to
+// my reviews" runs in the background, the page reports the outcome on held-out cards, and
+// "Revert the last fit" puts the defaults back.
+func TestFitToMyReviewsInBrowser(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	AddUser(t, dir, "fay", "fitting-pass-1", false)
+	seedLearner(t, dir, "fay")
+	app := StartApp(t, dir)
+	ctx := Browser(t)
+	Login(ctx, t, app.URL, "fay", "fitting-pass-1")
+
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(app.URL+"/settings"),
+		chromedp.WaitVisible(chromedp.ID("fit-start"), poll),
+	); err != nil {
+		t.Fatalf("open /settings: %v", err)
+	}
+	if Eval[bool](ctx, t, `document.getElementById('fit-start').disabled`) {
+		t.Fatalf("fit disabled with a year of answers: %s", Eval[string](ctx, t, `document.getElementById('fit').textContent`))
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.ID("fit-start")),
+		chromedp.WaitVisible(chromedp.ID("fit-notice"), poll),
+	); err != nil {
+		t.Fatalf("start the fit: %v", err)
+	}
+	var status string
+	for end := time.Now().Add(3 * time.Minute); time.Now().Before(end); time.Sleep(300 * time.Millisecond) {
+		if err := chromedp.Do(ctx,
+			chromedp.Navigate(app.URL+"/settings"),
+			chromedp.WaitVisible(chromedp.ID("fit-status"), poll),
+		); err != nil {
+			t.Fatal(err)
+		}
+		if status = Eval[string](ctx, t, `document.getElementById('fit-status').dataset.status`); status != "running" {
+			break
+		}
+	}
+	text := Eval[string](ctx, t, `document.getElementById('fit-status').textContent`)
+	if status != "applied" || !strings.Contains(text, "in use") {
+		t.Fatalf("fit ended %q: %s", status, text)
+	}
+	Eval[bool](ctx, t, `(document.getElementById('fit').scrollIntoView(), true)`)
+	screenshots(ctx, t, "settings-fit")
+	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.ID("fit-revert")),
+		chromedp.WaitVisible(chromedp.ID("fit-notice"), poll),
+	); err != nil {
+		t.Fatalf("revert: %v", err)
+	}
+	if Eval[bool](ctx, t, `document.getElementById('fit-revert') !== null`) {
+		t.Error("revert still offered after reverting")
+	}
+}
+
+// seedLearner stores 150 days of a simulated slow-forgetting learner's answers as name's own.
+func seedLearner(t *testing.T, dir, name string) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(dir, "rehearse.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	u, err := db.UserByName(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := [21]float64{1.2, 3.5, 9, 25, 5.2, 0.6, 2.2, 0.01, 2.2, 0.12, 1.2, 1.1, 0.08, 0.35, 1.3, 0.5, 2.4, 0.4, 0.2, 0.1, 0.35}
+	sc := srs.DefaultScheduler()
+	l := srs.Learner{Memory: slow, Scheduler: sc, Cards: 500, NewPerDay: 10, Days: 150, Seed: 9,
+		Start: time.Now().AddDate(0, 0, -151)}
+	states := map[string]srs.Card{}
+	for _, a := range l.Simulate() {
+		before := states[a.CardID]
+		after := sc.ReviewCard(a.CardID, before, a.Rating, a.Time)
+		if _, err := db.RecordReview(ctx, u.ID, a.CardID, before, after, a.Rating, a.Time, 1000, store.ModeStudy); err != nil {
+			t.Fatal(err)
+		}
+		states[a.CardID] = after
 	}
 }

@@ -74,8 +74,8 @@ func (s *Server) fitView(ctx context.Context, u *store.User) (views.FitView, err
 		v.Summary = "Fitting since " + f.StartedAt.In(loc).Format("15:04") + ". It takes up to a minute; reload this page to see the result."
 	case store.FitApplied, store.FitKept:
 		gain := 100 * (f.LossBefore - f.LossAfter) / f.LossBefore
-		v.Summary = fmt.Sprintf("Fitted %s to %d of your answers. On the cards set aside to judge it, its log loss is %.4f against %.4f for the weights before",
-			f.FinishedAt.In(loc).Format("2 Jan 15:04"), f.Reviews, f.LossAfter, f.LossBefore)
+		v.Summary = fmt.Sprintf("Fitted %s to %s of your answers. On the cards set aside to judge it, its log loss is %.4f against %.4f for the weights before",
+			f.FinishedAt.In(loc).Format("2 Jan 15:04"), views.Thousands(f.Reviews), f.LossAfter, f.LossBefore)
 		if v.Status == store.FitApplied {
 			v.Summary += fmt.Sprintf(" (%.1f %% better): the fitted weights are in use.", gain)
 		} else {

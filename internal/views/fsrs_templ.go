@@ -158,7 +158,7 @@ func fitSection(v FitView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var7 string
-			templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprintf("Available after %s answers given a day or more after the card's previous one (you have %d so far). ", thousands(v.Needed), v.Scored))
+			templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprintf("Available after %s answers given a day or more after the card's previous one (you have %d so far). ", Thousands(v.Needed), v.Scored))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/views/fsrs.templ`, Line: 52, Col: 151}
 			}
@@ -199,8 +199,8 @@ func fitSection(v FitView) templ.Component {
 	})
 }
 
-// thousands writes n with a comma every three digits.
-func thousands(n int) string {
+// Thousands writes n with a comma every three digits.
+func Thousands(n int) string {
 	s := fmt.Sprint(n)
 	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
 		s = s[:i] + "," + s[i:]
