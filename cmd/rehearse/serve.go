@@ -50,8 +50,8 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 		}
 		return err
 	}
-	// The server serves no heap profile, so it keeps no allocation samples: their bucket table
-	// and stacks were 2-3 MiB of a busy server's resident memory (docs/performance.md).
+	// The server serves no heap profile, so it keeps no allocation samples (their bucket table
+	// and stacks would be resident memory for nothing).
 	runtime.MemProfileRate = 0
 	log := cfg.logger(io.err)
 	start := time.Now()
@@ -77,7 +77,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	}
 	// Loading allocates several times what the deck keeps (parse trees, simulation runs): hand
 	// that back rather than carry it as resident memory until the scavenger gets to it, beside
-	// the first requests rather than before listening (a forced collection is ~8 ms of a start).
+	// the first requests rather than before listening.
 	go debug.FreeOSMemory()
 	setMemoryLimit(getenv)
 	topics, err := deckTopics(cfg.Content)

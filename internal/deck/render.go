@@ -11,7 +11,7 @@ import (
 
 // A loaded deck is validated in full from the parse tree (sections, lists, lengths, links,
 // code in spoken answers), but a card's HTML is rendered on the first HTML call of any of its
-// blocks: highlighting the code was most of the start-up time of a large deck, and most cards
+// blocks: highlighting the code is most of the work of rendering, and most cards
 // are not viewed soon after a start. Each card renders once (sync.Once), whoever asks first;
 // the rest wait for that render rather than repeating it.
 

@@ -275,7 +275,7 @@ func (s *Server) studyAnswer(w http.ResponseWriter, r *http.Request) {
 	case err != nil && !errors.Is(err, study.ErrStale):
 		s.fail(w, r, err)
 	case wantsJSON(r):
-		writeAnswerAck(w, res.LogID)
+		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "log_id": res.LogID})
 	case r.Header.Get(swapHeader) != "":
 		// A stale answer too shows the next card: what the user wanted is already recorded.
 		w.Header().Set(studyURLHeader, studyURL(filter, nil))
@@ -283,16 +283,6 @@ func (s *Server) studyAnswer(w http.ResponseWriter, r *http.Request) {
 	default:
 		http.Redirect(w, r, studyURL(filter, nil), http.StatusSeeOther)
 	}
-}
-
-// writeAnswerAck is {"ok": true, "log_id": N}, spelled out: the answer route is the hottest
-// write, and the generic encoder (a map, reflection, indenting) was a visible part of it.
-func writeAnswerAck(w http.ResponseWriter, logID int64) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	b := make([]byte, 0, 48)
-	b = append(b, `{"ok":true,"log_id":`...)
-	b = strconv.AppendInt(b, logID, 10)
-	w.Write(append(b, "}\n"...))
 }
 
 // errStaleAnswer tells a JSON client that its rating was not stored.

@@ -6,9 +6,9 @@ import (
 	"sync"
 )
 
-// stmtCache holds the hot queries prepared once per pool: SQLite otherwise parses and plans the
-// SQL on every call, which was an eighth of a rating's CPU. database/sql prepares a statement
-// again on each pool connection as it first uses it.
+// stmtCache holds the read queries prepared once per pool, so SQLite parses and plans each
+// once rather than on every call. database/sql prepares a statement again on each pool
+// connection as it first uses it.
 type stmtCache struct {
 	m sync.Map // SQL text → *sql.Stmt
 }
