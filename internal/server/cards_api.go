@@ -13,6 +13,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/rehearse/rehearse/internal/auth"
+	"github.com/rehearse/rehearse/internal/cardwrite"
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/deckload"
 	"github.com/rehearse/rehearse/internal/editor"
@@ -115,7 +116,7 @@ type apiCard struct {
 
 func (s *Server) apiCardOf(c *deck.Card, withText bool) apiCard {
 	l := s.loaded()
-	current, bundled := cardText(l, c.File)
+	current, bundled := cardwrite.Text(l, c.File)
 	sum := sha256.Sum256(current)
 	a := apiCard{ID: c.ID, Path: c.File, Topic: c.Topic, Question: c.Question, Tags: c.Tags,
 		Bundled: bundled != nil, Stored: l.Stored[c.File], SHA256: hex.EncodeToString(sum[:])}
@@ -129,7 +130,7 @@ func (s *Server) apiCardOf(c *deck.Card, withText bool) apiCard {
 func (s *Server) apiListCards(w http.ResponseWriter, r *http.Request) {
 	l := s.loaded()
 	if l == nil {
-		apiFail(w, http.StatusConflict, "%v", errNotEditable)
+		apiFail(w, http.StatusConflict, "%v", cardwrite.ErrNotEditable)
 		return
 	}
 	out := struct {
@@ -145,7 +146,7 @@ func (s *Server) apiListCards(w http.ResponseWriter, r *http.Request) {
 func (s *Server) apiGetCard(w http.ResponseWriter, r *http.Request) {
 	l := s.loaded()
 	if l == nil {
-		apiFail(w, http.StatusConflict, "%v", errNotEditable)
+		apiFail(w, http.StatusConflict, "%v", cardwrite.ErrNotEditable)
 		return
 	}
 	c, ok := l.Deck.Card(chi.URLParam(r, "id"))
@@ -177,7 +178,7 @@ func (s *Server) apiEditable(w http.ResponseWriter, r *http.Request) *deckload.L
 	}
 	l := s.loaded()
 	if l == nil {
-		apiFail(w, http.StatusConflict, "%v", errNotEditable)
+		apiFail(w, http.StatusConflict, "%v", cardwrite.ErrNotEditable)
 	}
 	return l
 }
@@ -202,14 +203,14 @@ func (s *Server) apiPutCard(w http.ResponseWriter, r *http.Request) {
 	}
 	src = []byte(strings.ReplaceAll(string(src), "\r\n", "\n"))
 	want := r.URL.Query().Get("path")
-	t := targetFor(l.Deck, id, want, "")
+	t := cardwrite.Target(l.Deck, id, want, "")
 	if c, ok := l.Deck.Card(id); ok && want != "" && want != c.File {
 		apiFail(w, http.StatusUnprocessableEntity, "path: card %q lives at %s; moving a card is refused", id, c.File)
 		return
 	}
 	if want == "" && t.ID == "" { // a new card without a path: the folder of its topic
 		if c, errs := deck.Parse(t.Path, src); len(errs) == 0 {
-			t = targetFor(l.Deck, id, "", c.Topic)
+			t = cardwrite.Target(l.Deck, id, "", c.Topic)
 		}
 	}
 	if got := editor.IDOf(src); got != id && len(src) <= editor.MaxCardBytes {
@@ -217,7 +218,7 @@ func (s *Server) apiPutCard(w http.ResponseWriter, r *http.Request) {
 			Msg: fmt.Sprintf("id: the URL names %q but the card's id is %q; renaming is refused", id, got)}})
 		return
 	}
-	out, errs, err := s.saveCard(r.Context(), userFrom(r.Context()), t, src, store.ActionSave)
+	out, errs, err := s.cards.Save(r.Context(), idOf(userFrom(r.Context())), t, src, store.ActionSave)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -253,15 +254,15 @@ func (s *Server) apiDeleteCard(w http.ResponseWriter, r *http.Request) {
 		apiFail(w, http.StatusNotFound, "no card %q", id)
 		return
 	}
-	reverted, problems, err := s.removeCard(r.Context(), userFrom(r.Context()), id)
+	reverted, problems, err := s.cards.Remove(r.Context(), idOf(userFrom(r.Context())), id)
 	switch {
-	case errors.Is(err, errLinked):
+	case errors.Is(err, cardwrite.ErrLinked):
 		e := apiError{Error: fmt.Sprintf("card %q was not removed: the deck would then have %d problem(s)", id, len(problems))}
 		for _, p := range problems {
 			e.Errors = append(e.Errors, apiProblem{File: p.File, Line: p.Line, Message: p.Msg, Text: p.Error()})
 		}
 		writeJSON(w, http.StatusConflict, e)
-	case errors.Is(err, errNotEditable):
+	case errors.Is(err, cardwrite.ErrNotEditable):
 		apiFail(w, http.StatusConflict, "%v", err)
 	case errors.Is(err, store.ErrNotFound):
 		apiFail(w, http.StatusConflict, "card %q comes from the card files and has no text saved in the app; change the files to remove it", id)

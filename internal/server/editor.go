@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/rehearse/rehearse/internal/cardwrite"
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/editor"
 	"github.com/rehearse/rehearse/internal/store"
@@ -61,7 +62,7 @@ func (s *Server) editorPage(r *http.Request) views.Page {
 func (s *Server) newCardPage(w http.ResponseWriter, r *http.Request) {
 	l := s.loaded()
 	if l == nil {
-		s.errorPage(w, r, http.StatusConflict, errNotEditable.Error())
+		s.errorPage(w, r, http.StatusConflict, cardwrite.ErrNotEditable.Error())
 		return
 	}
 	v := views.Editor{New: true}
@@ -91,7 +92,7 @@ func (s *Server) newCardPage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) editCardPage(w http.ResponseWriter, r *http.Request) {
 	l := s.loaded()
 	if l == nil {
-		s.errorPage(w, r, http.StatusConflict, errNotEditable.Error())
+		s.errorPage(w, r, http.StatusConflict, cardwrite.ErrNotEditable.Error())
 		return
 	}
 	c, ok := l.Deck.Card(chi.URLParam(r, "id"))
@@ -99,7 +100,7 @@ func (s *Server) editCardPage(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, r)
 		return
 	}
-	current, bundled := cardText(l, c.File)
+	current, bundled := cardwrite.Text(l, c.File)
 	v := s.editorModel(l.Deck, c.ID, c.File, current, bundled != nil, l.Stored[c.File])
 	v.Notice = editorNotices[r.URL.Query().Get("saved")]
 	v.Live = s.editorLive(r, editor.Target{Path: c.File, ID: c.ID}, current, false)
@@ -136,7 +137,7 @@ func (s *Server) editorTarget(r *http.Request, d *deck.Deck, src []byte) (editor
 func (s *Server) editorLive(r *http.Request, t editor.Target, src []byte, checked bool) views.EditorLive {
 	l := s.loaded()
 	live := views.EditorLive{Lines: bytes.Count(src, []byte("\n")) + 1, Checked: checked}
-	c, errs := s.checkCard(r.Context(), l, t, src)
+	c, errs := s.cards.Check(r.Context(), l, t, src)
 	for _, e := range errs {
 		live.Errors = append(live.Errors, views.EditorError{Line: e.Line, Msg: e.Msg})
 	}
@@ -173,7 +174,7 @@ func editorText(r *http.Request) []byte {
 func (s *Server) editorPost(w http.ResponseWriter, r *http.Request) {
 	l := s.loaded()
 	if l == nil {
-		s.errorPage(w, r, http.StatusConflict, errNotEditable.Error())
+		s.errorPage(w, r, http.StatusConflict, cardwrite.ErrNotEditable.Error())
 		return
 	}
 	src := editorText(r)
@@ -184,7 +185,7 @@ func (s *Server) editorPost(w http.ResponseWriter, r *http.Request) {
 	}
 	v := views.Editor{New: t.ID == "", ID: t.ID, Path: t.Path, Folder: path.Dir(t.Path), Markdown: string(src)}
 	if c, ok := l.Deck.Card(t.ID); ok {
-		_, bundled := cardText(l, c.File)
+		_, bundled := cardwrite.Text(l, c.File)
 		v.Bundled, v.Stored = bundled != nil, l.Stored[c.File]
 	}
 	if v.New {
@@ -195,7 +196,7 @@ func (s *Server) editorPost(w http.ResponseWriter, r *http.Request) {
 	}
 	status := http.StatusOK
 	if r.PostFormValue("action") == "save" {
-		out, errs, err := s.saveCard(r.Context(), userFrom(r.Context()), t, src, store.ActionSave)
+		out, errs, err := s.cards.Save(r.Context(), idOf(userFrom(r.Context())), t, src, store.ActionSave)
 		if err != nil {
 			s.fail(w, r, err)
 			return
@@ -219,7 +220,7 @@ func (s *Server) editorPost(w http.ResponseWriter, r *http.Request) {
 func (s *Server) editorPreview(w http.ResponseWriter, r *http.Request) {
 	l := s.loaded()
 	if l == nil {
-		s.errorPage(w, r, http.StatusConflict, errNotEditable.Error())
+		s.errorPage(w, r, http.StatusConflict, cardwrite.ErrNotEditable.Error())
 		return
 	}
 	src := editorText(r)
@@ -245,13 +246,13 @@ func (s *Server) editorPreview(w http.ResponseWriter, r *http.Request) {
 // revertCard is POST /cards/{id}/revert: drop the edited copy of a bundled card.
 func (s *Server) revertCard(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
-	_, problems, err := s.removeCard(r.Context(), userFrom(r.Context()), id)
+	_, problems, err := s.cards.Remove(r.Context(), idOf(userFrom(r.Context())), id)
 	switch {
-	case errors.Is(err, errLinked):
+	case errors.Is(err, cardwrite.ErrLinked):
 		s.errorPage(w, r, http.StatusConflict, "Not reverted: the deck would have problems without this text: "+problems.Error())
 	case errors.Is(err, store.ErrNotFound):
 		s.errorPage(w, r, http.StatusConflict, "This card has no edited text to revert.")
-	case errors.Is(err, errNotEditable):
+	case errors.Is(err, cardwrite.ErrNotEditable):
 		s.errorPage(w, r, http.StatusConflict, err.Error())
 	case err != nil:
 		s.fail(w, r, err)

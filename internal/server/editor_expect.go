@@ -5,7 +5,6 @@ import (
 
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/deckload"
-	"github.com/rehearse/rehearse/internal/rebalance"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
@@ -22,7 +21,7 @@ func (s *Server) cardExpectations(ctx context.Context, sim *deck.Simulation) ([]
 	}
 	values := map[string]map[string]float64{}
 	for i, sc := range scs {
-		res, err := s.runSim(ctx, sc, rebalance.CardLimits)
+		res, err := s.runSim(ctx, sc, deckload.CardLimits)
 		if err != nil {
 			return nil, nil
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/rehearse/rehearse/internal/cardwrite"
 	"github.com/rehearse/rehearse/internal/editor"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/views"
@@ -52,7 +53,7 @@ func (s *Server) historyPage(w http.ResponseWriter, r *http.Request) {
 		if older != nil {
 			base, v.From = older.Markdown, older.ID
 		} else if l := s.loaded(); l != nil {
-			if _, bundled := cardText(l, newer.Path); bundled != nil {
+			if _, bundled := cardwrite.Text(l, newer.Path); bundled != nil {
 				base = string(bundled) // the first edit of a bundled card: diff against its file
 			}
 		}
@@ -92,9 +93,9 @@ func (s *Server) restoreRevision(w http.ResponseWriter, r *http.Request) {
 	if _, ok := s.deck().Card(id); !ok {
 		t.ID = "" // a deleted card comes back as a new one at its old path
 	}
-	out, errs, err := s.saveCard(r.Context(), userFrom(r.Context()), t, []byte(rev.Markdown), store.ActionRestore)
+	out, errs, err := s.cards.Save(r.Context(), idOf(userFrom(r.Context())), t, []byte(rev.Markdown), store.ActionRestore)
 	switch {
-	case errors.Is(err, errNotEditable):
+	case errors.Is(err, cardwrite.ErrNotEditable):
 		s.errorPage(w, r, http.StatusConflict, err.Error())
 	case err != nil:
 		s.fail(w, r, err)

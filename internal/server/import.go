@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/rehearse/rehearse/internal/cardwrite"
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/deckload"
 	"github.com/rehearse/rehearse/internal/editor"
@@ -130,7 +131,7 @@ func (s *Server) importPreview(w http.ResponseWriter, r *http.Request) {
 			warnings := deck.SpokenProblems(card)
 			if d != nil { // name the file the card would be saved as
 				for i := range warnings {
-					warnings[i].File = targetFor(d, card.ID, "", card.Topic).Path
+					warnings[i].File = cardwrite.Target(d, card.ID, "", card.Topic).Path
 				}
 			}
 			it.Warnings = errorStrings(warnings)
@@ -179,7 +180,7 @@ func (s *Server) importRefusals(ctx context.Context, l *deckload.Loaded, card *d
 	if msgs := s.importConflicts(l.Deck, card.ID); len(msgs) > 0 {
 		return msgs
 	}
-	if _, errs := s.checkCard(ctx, l, targetFor(l.Deck, card.ID, "", card.Topic), src); len(errs) > 0 {
+	if _, errs := s.cards.Check(ctx, l, cardwrite.Target(l.Deck, card.ID, "", card.Topic), src); len(errs) > 0 {
 		return errorStrings(errs)
 	}
 	return nil
@@ -198,7 +199,7 @@ func (s *Server) importConflicts(d *deck.Deck, id string) []string {
 // importSaveProblem says why saving imported cards is unavailable, or "" when it is.
 func (s *Server) importSaveProblem() string {
 	if s.loaded() == nil {
-		return errNotEditable.Error() + "."
+		return cardwrite.ErrNotEditable.Error() + "."
 	}
 	return ""
 }
@@ -232,9 +233,12 @@ func (s *Server) importSave(w http.ResponseWriter, r *http.Request) {
 		bad(fmt.Sprintf("%d cards were sent; save at most %d at a time.", len(mds), importMaxFiles))
 		return
 	}
-	s.edits.Lock()
-	defer s.edits.Unlock()
-	l := s.loaded()
+	l, release := s.cards.Hold()
+	defer release()
+	if l == nil {
+		bad(cardwrite.ErrNotEditable.Error() + ".")
+		return
+	}
 	d := l.Deck
 	var vm views.ImportSaved
 	saved := 0
@@ -262,7 +266,7 @@ func (s *Server) importSave(w http.ResponseWriter, r *http.Request) {
 				res.Msgs = msgs
 				break
 			}
-			t := targetFor(d, card.ID, "", card.Topic)
+			t := cardwrite.Target(d, card.ID, "", card.Topic)
 			var userID int64
 			if u := userFrom(r.Context()); u != nil {
 				userID = u.ID

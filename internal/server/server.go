@@ -9,13 +9,13 @@ import (
 	"net/netip"
 	"net/url"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/a-h/templ"
 
 	"github.com/rehearse/rehearse/internal/auth"
+	"github.com/rehearse/rehearse/internal/cardwrite"
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/hear"
 	"github.com/rehearse/rehearse/internal/importer"
@@ -89,14 +89,14 @@ type Server struct {
 	setupDone atomic.Bool // true once any user exists: the setup page closes for good
 
 	hasher  *auth.Hasher
-	limiter *loginLimiter  // ratelimit.go: failed logins per account and address
-	shares  *windowLimiter // ratewindow.go: short links made per address
-	metrics *appMetrics    // metrics_prom.go: this server's Prometheus registry
-	ready   readyState     // ready.go: the last /readyz probe
-	sim     simState       // sim.go
-	figures figureCache    // cardcache.go: rendered card simulation figures
-	edits   sync.Mutex     // cardstore.go: one card change at a time, checked against the deck it changes
-	uploads uploadLimiter  // transcripts.go: recent uploads per user
+	limiter *loginLimiter     // ratelimit.go: failed logins per account and address
+	shares  *windowLimiter    // ratewindow.go: short links made per address
+	metrics *appMetrics       // metrics_prom.go: this server's Prometheus registry
+	ready   readyState        // ready.go: the last /readyz probe
+	sim     simState          // sim.go
+	figures figureCache       // cardcache.go: rendered card simulation figures
+	cards   *cardwrite.Writer // cardstore.go: card changes, one at a time, checked against the deck they change
+	uploads uploadLimiter     // transcripts.go: recent uploads per user
 }
 
 // New builds a server. now may be nil (time.Now).
@@ -115,6 +115,7 @@ func New(cfg Config, db *store.DB, decks DeckSource, assets *web.Assets, log *sl
 	if cfg.RecordingQuota == 0 {
 		s.cfg.RecordingQuota = DefaultRecordingQuota
 	}
+	s.cards = s.newCardWriter()
 	s.initFeatures()
 	return s
 }
