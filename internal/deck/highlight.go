@@ -72,9 +72,11 @@ func (d *Deck) WarmUp() {
 // make block of ten thousand "(" took 15 s), and cards are user input. A block gets at most
 // blockHighlightTime and a card's blocks together cardHighlightTime; a block past its share is
 // shown as plain text with a note saying so. This is the one place the package reads the clock.
+// The bounds are far above what real code takes (a few milliseconds a block), so a machine
+// short of CPU does not turn ordinary code plain.
 const (
-	blockHighlightTime = 200 * time.Millisecond
-	cardHighlightTime  = 600 * time.Millisecond
+	blockHighlightTime = time.Second
+	cardHighlightTime  = 2 * time.Second
 )
 
 // highlightBudget is what is left of a card's highlighting time; it rides on the card's
