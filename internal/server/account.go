@@ -50,7 +50,12 @@ func (s *Server) renderAccountWith(w http.ResponseWriter, r *http.Request, statu
 		s.fail(w, r, err)
 		return
 	}
-	s.render(w, r, status, views.Account(p, views.AccountPage{Name: u.Username, Role: u.Role, HideFromTeam: u.Settings.HideFromTeam, Err: fe, Theme: p.Theme, Tokens: tokens}))
+	shares, err := s.db.Shares(r.Context(), u.ID)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.render(w, r, status, views.Account(p, views.AccountPage{Name: u.Username, Role: u.Role, Shares: shares, Err: fe, Theme: p.Theme, Tokens: tokens}))
 }
 
 // checkNewPassword validates the two new-password fields into fe.
@@ -120,9 +125,7 @@ func (s *Server) signOutEverywhere(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) setTeamVisibility(w http.ResponseWriter, r *http.Request) {
 	u := userFrom(r.Context())
-	st := u.Settings // the other settings are kept as they are
-	st.HideFromTeam = r.PostFormValue("hide") == "on"
-	if err := s.db.UpdateSettings(r.Context(), u.ID, st); err != nil {
+	if err := s.db.SetSharing(r.Context(), u.ID, r.PostFormValue("share") == "on", s.now()); err != nil {
 		s.fail(w, r, err)
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/rehearse/rehearse/internal/store"
@@ -55,7 +56,7 @@ func TestAccountSignOutEverywhere(t *testing.T) {
 	}
 }
 
-func TestAccountHideFromTeamKeepsSettings(t *testing.T) {
+func TestAccountShareWithTeamKeepsSettings(t *testing.T) {
 	e := newEnv(t, Config{})
 	c := e.signedIn("bob", store.RoleMember)
 	ctx := context.Background()
@@ -65,18 +66,21 @@ func TestAccountHideFromTeamKeepsSettings(t *testing.T) {
 	if err := e.db.UpdateSettings(ctx, u.ID, st); err != nil {
 		t.Fatal(err)
 	}
-	if resp, _ := e.post(c, "/account/team", url.Values{"hide": {"on"}}); resp.StatusCode != http.StatusSeeOther {
-		t.Fatalf("hide: %d", resp.StatusCode)
+	if _, doc := e.get(c, "/account"); doc.Find("#share[checked]").Length() != 0 || !strings.Contains(doc.Find("#share-state").Text(), "Private") {
+		t.Fatal("a new account is not private by default")
+	}
+	if resp, _ := e.post(c, "/account/team", url.Values{"share": {"on"}}); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("share: %d", resp.StatusCode)
 	}
 	u, _ = e.db.UserByName(ctx, "bob")
-	if !u.Settings.HideFromTeam || u.Settings.NewPerDay != 25 || u.Settings.TimeZone != "Europe/Paris" {
-		t.Fatalf("settings after hiding: %+v", u.Settings)
+	if yes, _ := e.db.Shares(ctx, u.ID); !yes || u.Settings.NewPerDay != 25 || u.Settings.TimeZone != "Europe/Paris" {
+		t.Fatalf("after sharing: shares=%v settings %+v", yes, u.Settings)
 	}
-	if _, doc := e.get(c, "/account"); doc.Find("#hide[checked]").Length() != 1 {
+	if _, doc := e.get(c, "/account"); doc.Find("#share[checked]").Length() != 1 {
 		t.Fatal("checkbox does not show the saved choice")
 	}
 	e.post(c, "/account/team", url.Values{})
-	if u, _ = e.db.UserByName(ctx, "bob"); u.Settings.HideFromTeam {
-		t.Fatal("could not appear again")
+	if yes, _ := e.db.Shares(ctx, u.ID); yes {
+		t.Fatal("could not stop sharing")
 	}
 }

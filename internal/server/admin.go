@@ -1,10 +1,8 @@
 package server
 
 import (
-	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -25,7 +23,9 @@ func (s *Server) adminRoutes(r chi.Router) {
 	r.Group(func(r chi.Router) {
 		r.Use(s.requireAdmin)
 		r.Get("/admin", s.adminPage)
-		r.Post("/admin/invites", s.createInvite)
+		r.Post("/admin/invites", s.createInvites) // invites_admin.go
+		r.Post("/admin/invites/{id}/revoke", s.revokeInvite)
+		r.Post("/admin/external-url", s.setExternalURL)
 		r.Post("/admin/users/{id}/disable", s.setDisabled(true))
 		r.Post("/admin/users/{id}/enable", s.setDisabled(false))
 		r.Post("/admin/users/{id}/reset", s.createReset)
@@ -85,10 +85,13 @@ func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, status int,
 		switch {
 		case !i.UsedAt.IsZero():
 			st = "used by " + i.UsedBy
+		case !i.RevokedAt.IsZero():
+			st = "revoked"
 		case !i.Pending(now):
 			st = "expired"
 		}
-		vm.Invites = append(vm.Invites, views.AdminInvite{Role: i.Role, CreatedBy: i.CreatedBy, Expires: i.ExpiresAt, Status: st})
+		vm.Invites = append(vm.Invites, views.AdminInvite{ID: i.ID, For: i.Note, Pending: i.Pending(now), Role: i.Role,
+			CreatedBy: i.CreatedBy, Expires: i.ExpiresAt, Status: st})
 	}
 	vm.Deck = views.AdminDeck{Source: "embedded", Embedded: true}
 	if d := s.deck(); d != nil {
@@ -117,6 +120,7 @@ func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, status int,
 		return
 	}
 	vm.Editing = views.EditingSection(views.EditingSetting{MembersEdit: membersEdit == "1"})
+	vm.ExternalURL, vm.Configured = s.linkURL(r, ""), s.cfg.BaseURL != "" // baseurl.go
 	p := s.page(r, "Administration")
 	p.CSS = append(p.CSS, s.assets.URL("team.css"))
 	p.Notice = reloadNotices[r.URL.Query().Get("reload")]
@@ -124,38 +128,6 @@ func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, status int,
 		p.Notice = "Card editing permission saved."
 	}
 	s.render(w, r, status, views.Admin(p, vm))
-}
-
-func (s *Server) createInvite(w http.ResponseWriter, r *http.Request) {
-	role := r.PostFormValue("role")
-	if role != store.RoleMember && role != store.RoleAdmin {
-		s.renderAdmin(w, r, http.StatusUnprocessableEntity, &views.FormError{Form: "Choose the member or admin role."}, defaultInviteDays)
-		return
-	}
-	days := defaultInviteDays
-	if v := strings.TrimSpace(r.PostFormValue("days")); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > maxInviteDays {
-			s.renderAdmin(w, r, http.StatusUnprocessableEntity, &views.FormError{
-				Form: "The invite was not created.", Fields: map[string]string{"days": fmt.Sprintf("Give a whole number of days from 1 to %d.", maxInviteDays)},
-			}, defaultInviteDays)
-			return
-		}
-		days = n
-	}
-	token, digest := auth.NewToken()
-	now := s.now()
-	expires := now.Add(time.Duration(days) * 24 * time.Hour)
-	if err := s.db.CreateInvite(r.Context(), digest, role, userFrom(r.Context()).ID, now, expires); err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	s.log.InfoContext(r.Context(), "invite created", "role", role, "days", days, "by", userFrom(r.Context()).Username)
-	// Shown once, not redirected: the token must not travel in a URL or be stored anywhere.
-	w.Header().Set("Cache-Control", "no-store")
-	s.render(w, r, http.StatusCreated, views.AdminLinkPage(s.page(r, "Invite link created"), views.AdminLink{
-		Title: "Invite link created", What: "Invite for a new " + role, URL: s.absURL("/invite/" + token), Expires: expires,
-	}))
 }
 
 func userIDParam(r *http.Request) (int64, error) {
@@ -210,7 +182,9 @@ func (s *Server) createReset(w http.ResponseWriter, r *http.Request) {
 		what += " (the account is disabled: re-enable it first, or the link will not work)"
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	s.render(w, r, http.StatusCreated, views.AdminLinkPage(s.page(r, "Password-reset link created"), views.AdminLink{
-		Title: "Password-reset link created", What: what, URL: s.absURL("/reset/" + token), Expires: now.Add(resetTTL),
+	p := s.page(r, "Password-reset link created", "copy.js")
+	p.CSS = append(p.CSS, s.assets.URL("team.css"))
+	s.render(w, r, http.StatusCreated, views.AdminLinkPage(p, views.AdminLinks{
+		Title: "Password-reset link created", What: what, Links: []views.AdminLink{{URL: s.linkURL(r, "/reset/"+token)}}, Expires: now.Add(resetTTL),
 	}))
 }

@@ -26,7 +26,7 @@ func (e *testEnv) createLink(c *http.Client, path string, form url.Values, base 
 	if resp.StatusCode != http.StatusCreated {
 		e.t.Fatalf("POST %s: status %d: %s", path, resp.StatusCode, doc.Find("main").Text())
 	}
-	link, _ := doc.Find("#created-link").Attr("value")
+	link, _ := doc.Find(".created-link").First().Attr("value")
 	if !strings.HasPrefix(link, base) {
 		e.t.Fatalf("link %q does not start with %q", link, base)
 	}
@@ -90,7 +90,7 @@ func TestAdminInviteSignup(t *testing.T) {
 		t.Fatalf("member creating an invite: %d", resp.StatusCode)
 	}
 	_, doc = e.get(admin, "/admin")
-	if got := doc.Find("#invites tbody tr").First().Find("td").Last().Text(); got != "used by grace" {
+	if got := doc.Find("#invites tbody tr").First().Find("td.status").Text(); got != "used by grace" {
 		t.Fatalf("invite status = %q", got)
 	}
 	if doc.Find("#users td.name").Length() != 2 {
@@ -149,7 +149,7 @@ func TestAdminDisableAndReset(t *testing.T) {
 		t.Fatalf("re-enabled login: %d", resp.StatusCode)
 	}
 
-	path := e.createLink(admin, fmt.Sprintf("/admin/users/%d/reset", bob.ID), nil, "")
+	path := e.createLink(admin, fmt.Sprintf("/admin/users/%d/reset", bob.ID), nil, e.ts.URL)
 	anon := e.client()
 	resp, doc := e.get(anon, path)
 	if resp.StatusCode != 200 || doc.Find("#reset-name").Text() != "bob" {

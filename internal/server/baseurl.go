@@ -44,3 +44,17 @@ func checkExternalURL(v string) (string, string) {
 	}
 	return u.Scheme + "://" + u.Host + strings.TrimRight(u.EscapedPath(), "/"), ""
 }
+
+// linkURL makes a link for use outside the app (invites, password resets): always absolute.
+// Without --base-url or a recorded address, the admin's own request (they typed the address
+// into their browser) is recorded and used.
+func (s *Server) linkURL(r *http.Request, path string) string {
+	if s.cfg.BaseURL != "" {
+		return strings.TrimRight(s.cfg.BaseURL, "/") + path
+	}
+	s.recordURL(r)
+	if u := s.recordedURL(r.Context()); u != "" {
+		return u + path
+	}
+	return s.scheme(r) + "://" + r.Host + path
+}

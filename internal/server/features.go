@@ -4,12 +4,13 @@ import "github.com/go-chi/chi/v5"
 
 // featureRoutes registers each feature's routes; every feature owns its own file.
 func (s *Server) featureRoutes(r chi.Router) {
-	s.studyRoutes(r)  // study.go: /study, /settings, /stats
-	s.mockRoutes(r)   // mock.go: /mock
-	s.simRoutes(r)    // sim.go: /sim, /api/sim
-	s.teamRoutes(r)   // team.go: /admin, /account, /invite, /reset, /team
-	s.editorRoutes(r) // editor.go: /cards/new, /cards/{id}/edit, /cards/{id}/history
-	s.ssoRoutes(r)    // sso.go: /auth/oidc
+	s.studyRoutes(r)    // study.go: /study, /settings, /stats
+	s.mockRoutes(r)     // mock.go: /mock
+	s.simRoutes(r)      // sim.go: /sim, /api/sim
+	s.teamRoutes(r)     // team.go: /admin, /account, /invite, /reset, /team
+	s.editorRoutes(r)   // editor.go: /cards/new, /cards/{id}/edit, /cards/{id}/history
+	s.ssoRoutes(r)      // sso.go: /auth/oidc
+	s.timezoneRoutes(r) // timezone.go: /account/timezone
 }
 
 // initFeatures prepares each feature's state; called once from New.

@@ -24,7 +24,7 @@ func TestLogsCarryNoSecrets(t *testing.T) {
 	e.signedIn("bob", store.RoleMember)
 	bob, _ := e.db.UserByName(context.Background(), "bob")
 
-	path := e.createLink(admin, fmt.Sprintf("/admin/users/%d/reset", bob.ID), nil, "")
+	path := e.createLink(admin, fmt.Sprintf("/admin/users/%d/reset", bob.ID), nil, e.ts.URL)
 	token := strings.TrimPrefix(path, "/reset/")
 	anon := e.client()
 	e.post(anon, path, url.Values{"password": {"s3cret-but-short"}, "password2": {"mismatch-secret"}})

@@ -89,13 +89,3 @@ func (s *Server) scheme(r *http.Request) string {
 	}
 	return "http"
 }
-
-// absURL makes a link for use outside the app (invite and reset links) from the configured
-// base URL only. The Host header is the client's to choose, so without --base-url the link
-// stays relative and the page asks the admin to set it.
-func (s *Server) absURL(path string) string {
-	if s.cfg.BaseURL != "" {
-		return strings.TrimRight(s.cfg.BaseURL, "/") + path
-	}
-	return path
-}

@@ -24,6 +24,7 @@ func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u *store.U
 		Expires: now.Add(s.cfg.SessionTTL), MaxAge: int(s.cfg.SessionTTL / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookie(r),
 	})
+	s.askTimezone(w, r, u.ID) // timezone.go
 	return nil
 }
 

@@ -202,3 +202,37 @@ func TestAdminSetsEmails(t *testing.T) {
 		t.Fatalf("a member setting an email: %d", resp.StatusCode)
 	}
 }
+
+func TestFirstSignInTakesTheBrowserTimezone(t *testing.T) {
+	e := newEnv(t, Config{})
+	c := e.signedIn("lin", store.RoleMember)
+	u, _ := e.db.UserByName(context.Background(), "lin")
+	var asked bool
+	for _, ck := range c.Jar.Cookies(mustURL(t, e.ts.URL)) {
+		asked = asked || (ck.Name == tzCookie && ck.Value == "ask")
+	}
+	if !asked {
+		t.Fatal("the first sign-in does not ask for the browser's time zone")
+	}
+	if resp, _ := e.post(c, "/account/timezone", url.Values{"tz": {"Mars/Olympus"}}); resp.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("an unknown zone: %d", resp.StatusCode)
+	}
+	if resp, _ := e.post(c, "/account/timezone", url.Values{"tz": {"Asia/Tokyo"}}); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("the browser's zone: %d", resp.StatusCode)
+	}
+	if u, _ = e.db.UserByID(context.Background(), u.ID); u.Settings.TimeZone != "Asia/Tokyo" {
+		t.Fatalf("zone after the first sign-in: %s", u.Settings.TimeZone)
+	}
+	// Only the first time: the next browser's zone does not overwrite it (it is edited on /settings).
+	e.post(c, "/account/timezone", url.Values{"tz": {"Europe/Paris"}})
+	if u, _ = e.db.UserByID(context.Background(), u.ID); u.Settings.TimeZone != "Asia/Tokyo" {
+		t.Fatalf("zone after a second post: %s", u.Settings.TimeZone)
+	}
+	c2 := e.client()
+	e.post(c2, "/login", url.Values{"username": {"lin"}, "password": {"not a real password"}})
+	for _, ck := range c2.Jar.Cookies(mustURL(t, e.ts.URL)) {
+		if ck.Name == tzCookie {
+			t.Fatal("a later sign-in asks again")
+		}
+	}
+}

@@ -15,9 +15,9 @@ import (
 	"github.com/rehearse/rehearse/internal/views"
 )
 
-// Team and administration: invites, accounts, the admin page and the team
-// view. Who may see /team: any signed-in user (admins and members alike) — it is a team tool,
-// and anyone who prefers not to appear hides themselves from /account.
+// Team and administration: invites, accounts, the admin page and the team view. Private by
+// default: on /team admins see every member's figures; a member sees their own and those of
+// members who chose to share them on /account.
 
 func (s *Server) teamRoutes(r chi.Router) {
 	s.inviteRoutes(r)  // invite.go: /invite/{token}, /reset/{token}
@@ -25,6 +25,21 @@ func (s *Server) teamRoutes(r chi.Router) {
 	s.adminRoutes(r)   // admin.go: /admin, /metrics
 	s.themeRoutes(r)   // theme.go: /account/theme
 	r.With(s.requireUser).Get("/team", s.teamPage)
+}
+
+// visibleTo is whose figures viewer may see: everyone for an admin; for a member, themselves
+// and those who share.
+func visibleTo(viewer *store.User, all []*store.User, sharing map[int64]bool) []*store.User {
+	if viewer.IsAdmin() {
+		return all
+	}
+	var out []*store.User
+	for _, u := range all {
+		if u.ID == viewer.ID || sharing[u.ID] {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // masteredStability is the stability (days) from which a card counts as mastered.
@@ -36,11 +51,18 @@ const weakestShown = 10
 func (s *Server) teamPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	now := s.now()
-	users, err := s.db.TeamUsers(ctx)
+	all, err := s.db.TeamUsers(ctx)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
+	sharing, err := s.db.Sharing(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	me := userFrom(ctx)
+	users := visibleTo(me, all, sharing)
 	counts, err := s.db.ReviewCounts(ctx, now.AddDate(0, 0, -7), now.AddDate(0, 0, -30))
 	if err != nil {
 		s.fail(w, r, err)
@@ -66,7 +88,7 @@ func (s *Server) teamPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	vm := views.TeamPage{Hidden: userFrom(ctx).Settings.HideFromTeam}
+	vm := views.TeamPage{Private: !sharing[me.ID], Admin: me.IsAdmin()}
 	for _, u := range users {
 		m := views.TeamMember{Name: u.Username, Mastered: mastered[u.ID]}
 		if c := counts[u.ID]; c != nil {

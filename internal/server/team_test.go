@@ -29,10 +29,11 @@ func TestTeamView(t *testing.T) {
 		return u
 	}
 	hid := user("hidden")
-	st := hid.Settings
-	st.HideFromTeam = true
-	if err := e.db.UpdateSettings(ctx, hid.ID, st); err != nil {
-		t.Fatal(err)
+	// Private by default: ada and bob choose to share, "hidden" does not.
+	for _, n := range []string{"ada", "bob"} {
+		if err := e.db.SetSharing(ctx, user(n).ID, true, e.now); err != nil {
+			t.Fatal(err)
+		}
 	}
 	sch := srs.DefaultScheduler()
 	sch.Fuzz = false
@@ -60,7 +61,7 @@ func TestTeamView(t *testing.T) {
 	var names []string
 	rows.Each(func(_ int, s *goquery.Selection) { names = append(names, s.Find("th").Text()) })
 	if strings.Join(names, ",") != "ada,bob,carol" {
-		t.Fatalf("members shown: %v (hidden ones must be left out)", names)
+		t.Fatalf("members shown to a member: %v (those who do not share must be left out)", names)
 	}
 	ada := doc.Find("#team-members tr[data-member=ada]")
 	if ada.Find(".r7").Text() != "2" || ada.Find(".r30").Text() != "2" || ada.Find(".streak").Text() != "2" {
@@ -93,6 +94,13 @@ func TestTeamView(t *testing.T) {
 	if resp, _ := e.get(e.client(), "/team"); resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("anonymous /team: %d", resp.StatusCode)
 	}
+	// An admin sees everyone, sharing or not.
+	_, doc = e.get(e.signedIn("root", store.RoleAdmin), "/team")
+	names = nil
+	doc.Find("#team-members tbody tr").Each(func(_ int, s *goquery.Selection) { names = append(names, s.Find("th").Text()) })
+	if strings.Join(names, ",") != "ada,bob,carol,hidden,root" {
+		t.Fatalf("members shown to an admin: %v", names)
+	}
 }
 
 // TestTeamWeakestFromThoseWhoStudied: a member who never studied a card is not evidence that the
@@ -106,6 +114,9 @@ func TestTeamWeakestFromThoseWhoStudied(t *testing.T) {
 	ada, err := e.db.UserByName(ctx, "ada")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if bob, _ := e.db.UserByName(ctx, "bob"); e.db.SetSharing(ctx, bob.ID, true, e.now) != nil {
+		t.Fatal("bob could not share")
 	}
 	sch := srs.DefaultScheduler()
 	sch.Fuzz = false

@@ -11,6 +11,9 @@ import (
 
 // Invite is a sign-up link as the admin page lists it; the token itself is never stored.
 type Invite struct {
+	ID        int64  // the row, for revoking
+	Note      string // whom it is for, as the admin typed it
+	RevokedAt time.Time
 	Role      string
 	CreatedBy string // username of the admin who created it ("" if since deleted)
 	CreatedAt time.Time
@@ -20,16 +23,40 @@ type Invite struct {
 }
 
 // Pending reports whether the invite can still be used at now.
-func (i Invite) Pending(now time.Time) bool { return i.UsedAt.IsZero() && now.Before(i.ExpiresAt) }
+func (i Invite) Pending(now time.Time) bool {
+	return i.UsedAt.IsZero() && i.RevokedAt.IsZero() && now.Before(i.ExpiresAt)
+}
 
 // CreateInvite stores a single-use invite by its token digest.
 func (db *DB) CreateInvite(ctx context.Context, digest []byte, role string, createdBy int64, now, expires time.Time) error {
+	return db.CreateInvites(ctx, []NewInvite{{Digest: digest}}, role, createdBy, now, expires)
+}
+
+// NewInvite is one invite of a batch: its token digest and whom it is for.
+type NewInvite struct {
+	Digest []byte
+	Note   string
+}
+
+// CreateInvites stores several single-use invites with one role and expiry, all or none.
+func (db *DB) CreateInvites(ctx context.Context, list []NewInvite, role string, createdBy int64, now, expires time.Time) error {
 	if role != RoleAdmin && role != RoleMember {
 		return fmt.Errorf("unknown role %q", role)
 	}
-	_, err := db.w.ExecContext(ctx, `INSERT INTO invites (token_hash, role, created_by, created_at, expires_at)
-		VALUES (?, ?, ?, ?, ?)`, digest, role, createdBy, ms(now), ms(expires))
-	return err
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		for _, inv := range list {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO invites (token_hash, role, note, created_by, created_at, expires_at)
+				VALUES (?, ?, ?, ?, ?, ?)`, inv.Digest, role, inv.Note, createdBy, ms(now), ms(expires)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// RevokeInvite withdraws an unused invite; ErrNotFound when there is no such unused invite.
+func (db *DB) RevokeInvite(ctx context.Context, id int64, now time.Time) error {
+	return db.exec(ctx, "UPDATE invites SET revoked_at = ? WHERE rowid = ? AND used_at = 0 AND revoked_at = 0", ms(now), id)
 }
 
 // InviteByDigest returns a usable invite: ErrNotFound when it is unknown, used or expired, so a
@@ -38,7 +65,7 @@ func (db *DB) InviteByDigest(ctx context.Context, digest []byte, now time.Time) 
 	var inv Invite
 	var created, expires int64
 	err := db.queryRow(ctx, `SELECT role, created_at, expires_at FROM invites
-		WHERE token_hash = ? AND used_at = 0 AND expires_at > ?`, digest, ms(now)).Scan(&inv.Role, &created, &expires)
+		WHERE token_hash = ? AND used_at = 0 AND revoked_at = 0 AND expires_at > ?`, digest, ms(now)).Scan(&inv.Role, &created, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -57,7 +84,7 @@ func (db *DB) RedeemInvite(ctx context.Context, digest []byte, username, passwor
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		var role string
 		err := tx.QueryRowContext(ctx, `SELECT role FROM invites
-			WHERE token_hash = ? AND used_at = 0 AND expires_at > ?`, digest, ms(now)).Scan(&role)
+			WHERE token_hash = ? AND used_at = 0 AND revoked_at = 0 AND expires_at > ?`, digest, ms(now)).Scan(&role)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}
@@ -78,7 +105,7 @@ func (db *DB) RedeemInvite(ctx context.Context, digest []byte, username, passwor
 
 // Invites lists invites created since `since`, newest first.
 func (db *DB) Invites(ctx context.Context, since time.Time) ([]Invite, error) {
-	rows, err := db.query(ctx, `SELECT i.role, coalesce(c.username, ''), i.created_at, i.expires_at,
+	rows, err := db.query(ctx, `SELECT i.rowid, i.note, i.revoked_at, i.role, coalesce(c.username, ''), i.created_at, i.expires_at,
 			i.used_at, coalesce(u.username, '')
 		FROM invites i LEFT JOIN users c ON c.id = i.created_by LEFT JOIN users u ON u.id = i.used_by
 		WHERE i.created_at >= ? ORDER BY i.created_at DESC, i.rowid DESC`, ms(since))
@@ -89,11 +116,14 @@ func (db *DB) Invites(ctx context.Context, since time.Time) ([]Invite, error) {
 	var out []Invite
 	for rows.Next() {
 		var inv Invite
-		var created, expires, used int64
-		if err := rows.Scan(&inv.Role, &inv.CreatedBy, &created, &expires, &used, &inv.UsedBy); err != nil {
+		var created, expires, used, revoked int64
+		if err := rows.Scan(&inv.ID, &inv.Note, &revoked, &inv.Role, &inv.CreatedBy, &created, &expires, &used, &inv.UsedBy); err != nil {
 			return nil, err
 		}
 		inv.CreatedAt, inv.ExpiresAt, inv.UsedAt = fromMS(created), fromMS(expires), fromMS(used)
+		if revoked != 0 {
+			inv.RevokedAt = fromMS(revoked)
+		}
 		out = append(out, inv)
 	}
 	return out, rows.Err()

@@ -10,12 +10,12 @@ import (
 )
 
 // Team view queries. They read the study (review_log, card_states) and mock-interview
-// (mock_sessions, mock_answers) tables for every member who shows on the team view: enabled
-// accounts that have not chosen to hide.
+// (mock_sessions, mock_answers) tables for every enabled account; who may see whom (admins
+// everyone, members themselves and those who share: teamshare.go) is the caller's rule.
 
-// TeamUsers lists the accounts shown on the team view, by name.
+// TeamUsers lists the enabled accounts, by name.
 func (db *DB) TeamUsers(ctx context.Context) ([]*User, error) {
-	return db.queryUsers(ctx, "SELECT "+userCols+" FROM users WHERE disabled = 0 AND hide_from_team = 0 ORDER BY username")
+	return db.queryUsers(ctx, "SELECT "+userCols+" FROM users WHERE disabled = 0 ORDER BY username")
 }
 
 // ReviewCounts counts each user's answers (all modes, undone ones excluded) at or after each of
@@ -138,11 +138,11 @@ func jsonLen(s string) (int, error) {
 	return len(v), nil
 }
 
-// TeamCardStates returns, for each user on the team view, their stored card states by card id.
+// TeamCardStates returns, for each enabled user, their stored card states by card id.
 func (db *DB) TeamCardStates(ctx context.Context) (map[int64]map[string]srs.Card, error) {
 	rows, err := db.query(ctx, `SELECT c.user_id, c.card_id, `+prefixed("c.", cardCols)+`
 		FROM card_states c JOIN users u ON u.id = c.user_id
-		WHERE u.disabled = 0 AND u.hide_from_team = 0`)
+		WHERE u.disabled = 0`)
 	if err != nil {
 		return nil, err
 	}
@@ -163,13 +163,13 @@ func (db *DB) TeamCardStates(ctx context.Context) (map[int64]map[string]srs.Card
 	return out, rows.Err()
 }
 
-// TeamLastRatings returns, for each user on the team view, the rating of their latest answer
+// TeamLastRatings returns, for each enabled user, the rating of their latest answer
 // (undone ones excluded, study and mock alike) to each card they have answered.
 func (db *DB) TeamLastRatings(ctx context.Context) (map[int64]map[string]int, error) {
 	// SQLite takes the bare column rating from the row holding max(id).
 	rows, err := db.query(ctx, `SELECT l.user_id, l.card_id, l.rating, max(l.id)
 		FROM review_log l JOIN users u ON u.id = l.user_id
-		WHERE l.undone = 0 AND u.disabled = 0 AND u.hide_from_team = 0
+		WHERE l.undone = 0 AND u.disabled = 0
 		GROUP BY l.user_id, l.card_id`)
 	if err != nil {
 		return nil, err

@@ -16,14 +16,24 @@ func TestTeamQueries(t *testing.T) {
 	bob, _ := db.CreateUser(ctx, "bob", "h", RoleMember, t0)
 	hid, _ := db.CreateUser(ctx, "hid", "h", RoleMember, t0)
 	off, _ := db.CreateUser(ctx, "off", "h", RoleMember, t0)
-	if err := db.UpdateSettings(ctx, hid.ID, Settings{DesiredRetention: 0.9, NewPerDay: 10, DefaultDepth: "basics", TimeZone: "UTC", HideFromTeam: true}); err != nil {
+	// Who may see whom is the server's rule: the store returns every enabled account.
+	if err := db.SetSharing(ctx, bob.ID, true, t0); err != nil {
 		t.Fatal(err)
+	}
+	if sh, err := db.Sharing(ctx); err != nil || !sh[bob.ID] || sh[hid.ID] || len(sh) != 1 {
+		t.Fatalf("sharing = %v, %v", sh, err)
+	}
+	if err := db.SetSharing(ctx, bob.ID, false, t0); err != nil {
+		t.Fatal(err)
+	}
+	if yes, _ := db.Shares(ctx, bob.ID); yes {
+		t.Fatal("bob still shares after stopping")
 	}
 	if err := db.SetDisabled(ctx, off.ID, true, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	users, err := db.TeamUsers(ctx)
-	if err != nil || len(users) != 2 || users[0].Username != "ada" || users[1].Username != "bob" {
+	if err != nil || len(users) != 3 || users[0].Username != "ada" || users[1].Username != "bob" || users[2].Username != "hid" {
 		t.Fatalf("team users = %v, %v", users, err)
 	}
 
@@ -57,11 +67,11 @@ func TestTeamQueries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := states[hid.ID]; ok || len(states[ada.ID]) != 2 || states[bob.ID]["a"].Reps != 1 {
+	if _, ok := states[hid.ID]; !ok || len(states[ada.ID]) != 2 || states[bob.ID]["a"].Reps != 1 {
 		t.Fatalf("team card states = %v", states)
 	}
 
-	// Last ratings: the latest answer wins, an undone one does not count, hidden users are left out.
+	// Last ratings: the latest answer wins, an undone one does not count.
 	again := sch.Review(states[ada.ID]["b"], srs.Again, t0.Add(time.Hour))
 	if _, err := db.RecordReview(ctx, ada.ID, "b", states[ada.ID]["b"], again, srs.Again, t0.Add(time.Hour), 1000, ModeStudy); err != nil {
 		t.Fatal(err)
@@ -70,7 +80,7 @@ func TestTeamQueries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if last[ada.ID]["a"] != int(srs.Good) || last[ada.ID]["b"] != int(srs.Again) || last[bob.ID]["a"] != int(srs.Good) || last[hid.ID] != nil {
+	if last[ada.ID]["a"] != int(srs.Good) || last[ada.ID]["b"] != int(srs.Again) || last[bob.ID]["a"] != int(srs.Good) || last[hid.ID]["a"] != int(srs.Good) {
 		t.Fatalf("last ratings = %v", last)
 	}
 	if _, err := db.UndoLast(ctx, ada.ID, t0.Add(2*time.Hour)); err != nil {

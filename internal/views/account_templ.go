@@ -11,12 +11,12 @@ import templruntime "github.com/a-h/templ/runtime"
 
 // AccountPage is /account: password, sessions and team-view visibility.
 type AccountPage struct {
-	Name         string
-	Role         string
-	HideFromTeam bool
-	Err          *FormError // password form errors
-	Theme        string     // system | light | dark
-	Tokens       Slot       // API tokens (editor.templ)
+	Name   string
+	Role   string
+	Shares bool       // shows their figures to the other members on /team
+	Err    *FormError // password form errors
+	Theme  string     // system | light | dark
+	Tokens Slot       // API tokens (editor.templ)
 }
 
 func Account(p Page, a AccountPage) templ.Component {
@@ -144,27 +144,27 @@ func Account(p Page, a AccountPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "</div></fieldset><button type=\"submit\" class=\"secondary\" id=\"theme-save\">Save the theme</button></form><p class=\"muted\">Saved for your account, so it follows you to other devices. The button in the header switches it too.</p></section><section class=\"block\" id=\"team-visibility\"><h2>Team view</h2><form method=\"post\" action=\"/account/team\"><label class=\"check\"><input type=\"checkbox\" name=\"hide\" id=\"hide\" value=\"on\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "</div></fieldset><button type=\"submit\" class=\"secondary\" id=\"theme-save\">Save the theme</button></form><p class=\"muted\">Saved for your account, so it follows you to other devices. The button in the header switches it too.</p></section><section class=\"block\" id=\"team-visibility\"><h2>Team view</h2><form method=\"post\" action=\"/account/team\"><label class=\"check\"><input type=\"checkbox\" name=\"share\" id=\"share\" value=\"on\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if a.HideFromTeam {
+			if a.Shares {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, " checked")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "> Hide me from the team view</label> <button type=\"submit\" class=\"secondary\" id=\"team-save\">Save</button></form><p class=\"muted\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "> Share my recall and mock results with the team</label> <button type=\"submit\" class=\"secondary\" id=\"team-save\">Save</button></form><p class=\"muted\" id=\"share-state\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if a.HideFromTeam {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "You are hidden: your progress does not appear on the <a href=\"/team\">team view</a>.")
+			if a.Shares {
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "Members see your review counts, streak, recall and mock results on the <a href=\"/team\">team view</a>.")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			} else {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "Your review counts, streak and card coverage appear on the <a href=\"/team\">team view</a>.")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "Private: only you and the administrators see your figures on the <a href=\"/team\">team view</a>.")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

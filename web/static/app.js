@@ -148,3 +148,13 @@
     if (q) { e.preventDefault(); q.focus(); }
   }, true);
 })();
+
+// First sign-in: the server asks (a rehearse_tz cookie) for the browser's time zone, once.
+(function () {
+  if (document.cookie.split("; ").indexOf("rehearse_tz=ask") < 0 || !window.fetch) return;
+  var tz = "";
+  try { tz = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return; }
+  if (!tz) return;
+  fetch("/account/timezone", {method: "POST", credentials: "same-origin",
+    headers: {"Content-Type": "application/x-www-form-urlencoded"}, body: "tz=" + encodeURIComponent(tz)});
+})();
