@@ -59,7 +59,8 @@ func TestTeamPrivateUntilShared(t *testing.T) {
 		chromedp.WaitVisible(chromedp.ID("share"), poll),
 		chromedp.Click(chromedp.ID("share")),
 		chromedp.Click(chromedp.ID("team-save")),
-		chromedp.WaitVisible(chromedp.ID("share-state"), poll),
+		// The attribute (not the property a click sets) comes from the page after the save.
+		chromedp.WaitVisible(chromedp.CSS("#share[checked]"), poll),
 	); err != nil {
 		t.Fatalf("bob shares: %v", err)
 	}
