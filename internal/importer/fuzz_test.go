@@ -4,11 +4,13 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"testing/fstest"
 
 	"github.com/rehearse/rehearse/internal/deck"
 )
 
-// FuzzImport checks that whatever the input, the importer's output is a valid card.
+// FuzzImport checks that whatever the input, the importer's output is a valid card, and one a
+// deck accepts as it stands (`rehearse check` without --strict: spoken length only warns).
 func FuzzImport(f *testing.F) {
 	files, _ := filepath.Glob("testdata/import/*.txt")
 	for _, name := range files {
@@ -21,6 +23,9 @@ func FuzzImport(f *testing.F) {
 		md, id, _ := Import("f.txt", src, testTopics)
 		if _, errs := deck.Parse(id+".md", md); errs != nil {
 			t.Fatalf("import output does not parse:\n%v\n---\n%s", errs, md)
+		}
+		if _, err := deck.Load(fstest.MapFS{id + ".md": {Data: md}}, deck.Options{}); err != nil {
+			t.Fatalf("a deck refuses the import output:\n%v\n---\n%s", err, md)
 		}
 	})
 }

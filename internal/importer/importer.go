@@ -21,7 +21,7 @@ import (
 func Import(name string, src []byte, topics Topics) (md []byte, id string, problems []deck.Error) {
 	im := &importer{e: errs{file: name}, topics: topics}
 	im.read(src)
-	c := im.build()
+	c := im.unlinkCards(im.build(), src)
 	im.e.list.Sort()
 	return c, im.id, im.e.list
 }

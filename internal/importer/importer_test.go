@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 )
 
@@ -268,5 +269,22 @@ func TestRestoreKeepsDashesInProse(t *testing.T) {
 	got := strings.Join(restoreMarkdown([]string{"- One item - then a dash - and more words"}), "\n\n")
 	if got != "- One item - then a dash - and more words" {
 		t.Errorf("got %q", got)
+	}
+}
+
+// A link to another card cannot be checked without the deck, so it becomes text (and a problem):
+// the imported card never fails `rehearse check` for a dead link.
+func TestImportUnlinksCardLinks(t *testing.T) {
+	src := "What is x?\nanswer\n- a\nbasics\n~20 sBasic.\nsolid answer\n~40 sSolid.\ngo deeper\none\ntwo\nthree\nfour\n" +
+		"## Heading See [the other card](/cards/nope) for more.\n- Why?Because.\nsaying these in an interview costs you the question\n- bad\n"
+	md, id, problems := Import("x.txt", []byte(src), testTopics)
+	if strings.Contains(string(md), "](/cards/") || !strings.Contains(string(md), "See the other card (/cards/nope) for more.") {
+		t.Errorf("link kept:\n%s", md)
+	}
+	if len(problems) != 1 || problems[0].Line != 13 || !strings.Contains(problems[0].Msg, "/cards/nope") {
+		t.Errorf("problems = %v", problems)
+	}
+	if _, err := deck.Load(fstest.MapFS{id + ".md": {Data: md}}, deck.Options{}); err != nil {
+		t.Errorf("the deck refuses the card: %v", err)
 	}
 }
