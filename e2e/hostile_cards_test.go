@@ -1,10 +1,14 @@
 package e2e
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -186,4 +190,66 @@ func opsPostDoc(t *testing.T, c *http.Client, u string, form url.Values) (*http.
 		t.Fatal(err)
 	}
 	return resp, doc
+}
+
+// A card file goes away (an upgrade merged it) while stored cards link to it in a chain: the
+// server still starts, serves the rest, and /admin lists each card left out with the reason.
+func TestStartupSkipsStoredCardsThatNoLongerLoad(t *testing.T) {
+	t.Parallel()
+	content := t.TempDir()
+	if err := os.CopyFS(content, os.DirFS("../content")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(content, "99-extra"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gone := filepath.Join(content, "99-extra", "gone-card.md")
+	if err := os.WriteFile(gone, []byte(editor.Template("gone-card", "Extra")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	AddUser(t, dir, "ada", "analytical-engine", true)
+	app := StartApp(t, dir, "--content", content)
+	c := opsClient()
+	opsLogin(t, c, app.URL, "ada", "analytical-engine")
+	tok := e2eToken(t, c, app.URL, "analytical-engine")
+	var puts []map[string]string
+	prev := "gone-card"
+	for i := 1; i <= 4; i++ {
+		id := fmt.Sprintf("chain-%d", i)
+		md := strings.Replace(editor.Template(id, "Extra"), "- The one-line answer an interviewer wants first",
+			"- The one-line answer, after [the other card](/cards/"+prev+")", 1)
+		puts = append(puts, map[string]string{"path": "99-extra/" + id + ".md", "markdown": md})
+		prev = id
+	}
+	body, _ := json.Marshal(map[string]any{"put": puts})
+	req, _ := http.NewRequest("POST", app.URL+"/api/cards", bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("storing the chain: %d", resp.StatusCode)
+	}
+	app.Stop()
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	app = StartApp(t, dir, "--content", content) // fails the test if it does not start
+	c = opsClient()
+	opsLogin(t, c, app.URL, "ada", "analytical-engine")
+	_, doc := opsDoc(t, c, app.URL+"/admin")
+	skipped := doc.Find("#deck-skipped li")
+	if skipped.Length() != 4 || !strings.Contains(skipped.First().Text(), "gone-card") {
+		t.Errorf("/admin lists %d skipped cards: %q", skipped.Length(), doc.Find("#deck-skipped").Text())
+	}
+	if code, _ := opsBody(t, app.URL+"/cards/chain-1"); code != http.StatusNotFound {
+		t.Errorf("a skipped card is served: %d", code)
+	}
+	if code, _ := opsBody(t, app.URL+"/cards/eager-pain-at-scale"); code != http.StatusOK {
+		t.Errorf("the rest of the deck: %d", code)
+	}
 }
