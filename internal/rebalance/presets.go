@@ -10,7 +10,7 @@ import (
 
 // PresetInfo describes a named scenario.
 type PresetInfo struct {
-	Name, Kind, Description string
+	Name, Kind, Title, Description string // Title is for people, Name for URLs and --preset
 }
 
 type preset struct {
@@ -45,46 +45,46 @@ func connectBase(n int, dur int64) Scenario {
 }
 
 var presets = []preset{
-	{PresetInfo{"consumer-join", "consumer", "Three consumers share orders (12 partitions); m4 joins at 10 s. Eager range by default (Kafka's effective default): one stop-the-world rebalance. Compare with cooperative: two rounds, only moved partitions pause."},
+	{PresetInfo{"consumer-join", "consumer", "Consumers: a member joins", "Three consumers share orders (12 partitions); m4 joins at 10 s. Eager range by default (Kafka's effective default): one stop-the-world rebalance. Compare with cooperative: two rounds, only moved partitions pause."},
 		with(consumerBase(3, 12, 60_000), Event{AtMS: 10_000, Type: "join", Member: "m4"})},
-	{PresetInfo{"consumer-leave", "consumer", "Four consumers; m4 shuts down cleanly at 10 s and sends LeaveGroup, so the group rebalances at once."},
+	{PresetInfo{"consumer-leave", "consumer", "Consumers: a member leaves cleanly", "Four consumers; m4 shuts down cleanly at 10 s and sends LeaveGroup, so the group rebalances at once."},
 		with(consumerBase(4, 12, 60_000), Event{AtMS: 10_000, Type: "leave", Member: "m4"})},
-	{PresetInfo{"consumer-crash", "consumer", "Four consumers; m2 crashes at 10 s without a LeaveGroup. Its partitions stay unprocessed until the coordinator misses its heartbeats for session.timeout.ms (45 s)."},
+	{PresetInfo{"consumer-crash", "consumer", "Consumers: a member crashes", "Four consumers; m2 crashes at 10 s without a LeaveGroup. Its partitions stay unprocessed until the coordinator misses its heartbeats for session.timeout.ms (45 s)."},
 		with(consumerBase(4, 12, 90_000), Event{AtMS: 10_000, Type: "crash", Member: "m2"})},
-	{PresetInfo{"consumer-rolling-restart", "consumer", "A deploy restarts all four consumers in turn, 30 s apart, each down 10 s. Eager dynamic members pay two stop-the-world rebalances per restart (leave, rejoin)."},
+	{PresetInfo{"consumer-rolling-restart", "consumer", "Consumers: rolling restart", "A deploy restarts all four consumers in turn, 30 s apart, each down 10 s. Eager dynamic members pay two stop-the-world rebalances per restart (leave, rejoin)."},
 		with(consumerBase(4, 12, 180_000), Event{AtMS: 10_000, Type: "rolling_restart", IntervalMS: 30_000, DownMS: 10_000})},
-	{PresetInfo{"consumer-flapping", "consumer", "m2 crashes and comes back 5 s later, three times a minute apart. Each return is a new member id while the dead one lingers until the session timeout, so every flap drags a rebalance out."},
+	{PresetInfo{"consumer-flapping", "consumer", "Consumers: a flapping member", "m2 crashes and comes back 5 s later, three times a minute apart. Each return is a new member id while the dead one lingers until the session timeout, so every flap drags a rebalance out."},
 		with(consumerBase(4, 12, 240_000), Event{AtMS: 10_000, Type: "flap", Member: "m2", Count: 3, IntervalMS: 60_000, DownMS: 5_000})},
-	{PresetInfo{"consumer-static-restart", "consumer", "m2 restarts at 10 s and is back 15 s later, within the 45 s session timeout. Dynamic: two rebalances. With +static (group.instance.id): no rebalance, m2 gets its partitions back."},
+	{PresetInfo{"consumer-static-restart", "consumer", "Consumers: a restart within the session timeout", "m2 restarts at 10 s and is back 15 s later, within the 45 s session timeout. Dynamic: two rebalances. With +static (group.instance.id): no rebalance, m2 gets its partitions back."},
 		with(consumerBase(4, 12, 60_000), Event{AtMS: 10_000, Type: "restart", Member: "m2", DownMS: 15_000})},
-	{PresetInfo{"consumer-static-crash", "consumer", "Static members; m2 crashes at 10 s and does not return. Nothing rebalances until its session times out (45 s), so its partitions wait that long: the price of static membership."},
+	{PresetInfo{"consumer-static-crash", "consumer", "Consumers: a static member crashes", "Static members; m2 crashes at 10 s and does not return. Nothing rebalances until its session times out (45 s), so its partitions wait that long: the price of static membership."},
 		staticOn(with(consumerBase(4, 12, 90_000), Event{AtMS: 10_000, Type: "crash", Member: "m2"}))},
-	{PresetInfo{"consumer-slow-poll", "consumer", "m3's poll loop is stuck for 320 s from 10 s, longer than max.poll.interval.ms (300 s); m4 joins at 30 s. The join phase waits for m3 until its poll timeout makes it leave, then m3 rejoins when its poll returns."},
+	{PresetInfo{"consumer-slow-poll", "consumer", "Consumers: a poll loop stuck past max.poll.interval.ms", "m3's poll loop is stuck for 320 s from 10 s, longer than max.poll.interval.ms (300 s); m4 joins at 30 s. The join phase waits for m3 until its poll timeout makes it leave, then m3 rejoins when its poll returns."},
 		with(consumerBase(3, 12, 420_000), Event{AtMS: 10_000, Type: "slow_poll", Member: "m3", DurationMS: 320_000}, Event{AtMS: 30_000, Type: "join", Member: "m4"})},
-	{PresetInfo{"consumer-scale-out", "consumer", "Autoscaling from 2 to 6 consumers on orders (24 partitions): m3 to m6 join 10 s apart, one rebalance (or two, cooperative) each."},
+	{PresetInfo{"consumer-scale-out", "consumer", "Consumers: scaling out from 2 to 6", "Autoscaling from 2 to 6 consumers on orders (24 partitions): m3 to m6 join 10 s apart, one rebalance (or two, cooperative) each."},
 		with(consumerBase(2, 24, 90_000), Event{AtMS: 10_000, Type: "join", Member: "m3"}, Event{AtMS: 20_000, Type: "join", Member: "m4"},
 			Event{AtMS: 30_000, Type: "join", Member: "m5"}, Event{AtMS: 40_000, Type: "join", Member: "m6"})},
-	{PresetInfo{"consumer-add-partitions", "consumer", "orders grows from 6 to 12 partitions at 10 s. The leader notices the new partitions (assumed at once here; in practice within metadata.max.age.ms) and rejoins."},
+	{PresetInfo{"consumer-add-partitions", "consumer", "Consumers: partitions added", "orders grows from 6 to 12 partitions at 10 s. The leader notices the new partitions (assumed at once here; in practice within metadata.max.age.ms) and rejoins."},
 		with(consumerBase(3, 6, 60_000), Event{AtMS: 10_000, Type: "add_partitions", Topic: "orders", Partitions: 12})},
-	{PresetInfo{"consumer-initial-join", "consumer", "An empty group forms: m1 to m4 join 300 ms apart. group.initial.rebalance.delay.ms (3 s) holds the first rebalance and is extended while members keep arriving, so one rebalance covers all four."},
+	{PresetInfo{"consumer-initial-join", "consumer", "Consumers: an empty group forms", "An empty group forms: m1 to m4 join 300 ms apart. group.initial.rebalance.delay.ms (3 s) holds the first rebalance and is extended while members keep arriving, so one rebalance covers all four."},
 		with(Scenario{Kind: "consumer", Protocol: "eager", Assignor: "range", Topics: map[string]int{"orders": 12}, Members: []string{}, DurationMS: 30_000, Seed: 1, Config: productionCosts()},
 			Event{AtMS: 0, Type: "join", Member: "m1"}, Event{AtMS: 300, Type: "join", Member: "m2"}, Event{AtMS: 600, Type: "join", Member: "m3"}, Event{AtMS: 900, Type: "join", Member: "m4"})},
-	{PresetInfo{"consumer-more-members-than-partitions", "consumer", "Six consumers on a topic with 4 partitions: two are idle. m7 joins at 10 s and still rebalances the whole group (eager) for no extra throughput."},
+	{PresetInfo{"consumer-more-members-than-partitions", "consumer", "Consumers: more members than partitions", "Six consumers on a topic with 4 partitions: two are idle. m7 joins at 10 s and still rebalances the whole group (eager) for no extra throughput."},
 		with(consumerBase(6, 4, 60_000), Event{AtMS: 10_000, Type: "join", Member: "m7"})},
-	{PresetInfo{"consumer-migrate-cooperative", "consumer", "Eager range to cooperative-sticky the safe way, two rolling bounces (Kafka's upgrade path): first every consumer comes back listing [cooperative-sticky, range] (the vote picks cooperative-sticky, but each still runs EAGER while range is in its list), then [cooperative-sticky] alone; once the last one is back the group rebalances cooperatively."},
+	{PresetInfo{"consumer-migrate-cooperative", "consumer", "Consumers: migrating to cooperative, two bounces", "Eager range to cooperative-sticky the safe way, two rolling bounces (Kafka's upgrade path): first every consumer comes back listing [cooperative-sticky, range] (the vote picks cooperative-sticky, but each still runs EAGER while range is in its list), then [cooperative-sticky] alone; once the last one is back the group rebalances cooperatively."},
 		migration(Event{AtMS: 10_000, Type: "rolling_restart", IntervalMS: 30_000, DownMS: 10_000, Assignors: []string{"cooperative-sticky", "range"}},
 			Event{AtMS: 150_000, Type: "rolling_restart", IntervalMS: 30_000, DownMS: 10_000, Assignors: []string{"cooperative-sticky"}})},
-	{PresetInfo{"consumer-migrate-one-step", "consumer", "The one-step mistake: consumers come back listing only [cooperative-sticky] while the rest of the group lists only range. Each JoinGroup shares no assignor with the group and fails with INCONSISTENT_GROUP_PROTOCOL, until the group has emptied."},
+	{PresetInfo{"consumer-migrate-one-step", "consumer", "Consumers: migrating in one bounce (the mistake)", "The one-step mistake: consumers come back listing only [cooperative-sticky] while the rest of the group lists only range. Each JoinGroup shares no assignor with the group and fails with INCONSISTENT_GROUP_PROTOCOL, until the group has emptied."},
 		migration(Event{AtMS: 10_000, Type: "rolling_restart", IntervalMS: 30_000, DownMS: 10_000, Assignors: []string{"cooperative-sticky"}})},
-	{PresetInfo{"connect-worker-bounce", "connect", "Three workers run 2 connectors × 4 tasks. w2 restarts at 10 s and is back 30 s later. Incremental: its work is parked for scheduled.rebalance.max.delay.ms (5 min) and returns to it when the delay expires; nothing else stops."},
+	{PresetInfo{"connect-worker-bounce", "connect", "Connect: a worker restarts", "Three workers run 2 connectors × 4 tasks. w2 restarts at 10 s and is back 30 s later. Incremental: its work is parked for scheduled.rebalance.max.delay.ms (5 min) and returns to it when the delay expires; nothing else stops."},
 		with(connectBase(3, 420_000), Event{AtMS: 10_000, Type: "restart", Member: "w2", DownMS: 30_000})},
-	{PresetInfo{"connect-worker-lost", "connect", "w2 crashes at 10 s and never returns. After its session times out (10 s) its work is parked for 5 minutes, then spread over the survivors."},
+	{PresetInfo{"connect-worker-lost", "connect", "Connect: a worker is lost", "w2 crashes at 10 s and never returns. After its session times out (10 s) its work is parked for 5 minutes, then spread over the survivors."},
 		with(connectBase(3, 420_000), Event{AtMS: 10_000, Type: "crash", Member: "w2"})},
-	{PresetInfo{"connect-rolling-restart", "connect", "A deploy restarts the three workers 60 s apart, each down 20 s. Incremental: the departed workers' work is parked until the single delay expires, then returned to them; eager stops everything six times."},
+	{PresetInfo{"connect-rolling-restart", "connect", "Connect: rolling restart", "A deploy restarts the three workers 60 s apart, each down 20 s. Incremental: the departed workers' work is parked until the single delay expires, then returned to them; eager stops everything six times."},
 		with(connectBase(3, 420_000), Event{AtMS: 10_000, Type: "rolling_restart", IntervalMS: 60_000, DownMS: 20_000})},
-	{PresetInfo{"connect-add-worker", "connect", "w3 joins two busy workers at 10 s. Incremental: a load-balancing revocation frees a share of connectors and tasks, handed to w3 in the follow-up round."},
+	{PresetInfo{"connect-add-worker", "connect", "Connect: a worker joins", "w3 joins two busy workers at 10 s. Incremental: a load-balancing revocation frees a share of connectors and tasks, handed to w3 in the follow-up round."},
 		with(connectBase(2, 60_000), Event{AtMS: 10_000, Type: "join", Member: "w3"})},
-	{PresetInfo{"connect-set-tasks", "connect", "jdbc-sink goes from 4 to 8 tasks at 10 s (a config change). Incremental: the new tasks go to the least loaded workers, nothing running stops."},
+	{PresetInfo{"connect-set-tasks", "connect", "Connect: a connector gets more tasks", "jdbc-sink goes from 4 to 8 tasks at 10 s (a config change). Incremental: the new tasks go to the least loaded workers, nothing running stops."},
 		with(connectBase(3, 60_000), Event{AtMS: 10_000, Type: "set_tasks", Connector: "jdbc-sink", Tasks: 8})},
 }
 

@@ -56,3 +56,16 @@ func TestWhatIfRefusals(t *testing.T) {
 		t.Error("processing_ms accepted for Connect")
 	}
 }
+
+func TestBeyondWarnsOfLateRestarts(t *testing.T) {
+	sc, _ := Preset("consumer-rolling-restart") // 4 members, 30 s apart from 10 s, 180 s
+	if b := sc.Beyond(); len(b) != 0 {
+		t.Fatalf("the preset fits its run: %v", b)
+	}
+	sc.Members = members(6, "m")
+	sc.DurationMS = 80_000
+	b := sc.Beyond()
+	if len(b) != 1 || !slices.Contains([]string{b[0]}, "The rolling restart at 10 s restarts 6 members 30 s apart: 3 of them would restart after the run ends at 80 s; run at least 200 s to see it all.") {
+		t.Fatalf("warnings %q", b)
+	}
+}

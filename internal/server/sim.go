@@ -156,6 +156,7 @@ func (s *Server) compare(ctx context.Context, labels []string, scs []rebalance.S
 	}
 	if len(scs) > 0 {
 		c.Headline, c.Regime = views.Headline(scs[0].Kind, c.Variants), views.Regime(scs, labels)
+		c.Notes = append(c.Notes, scs[0].Beyond()...) // events the run ends too early to show
 	}
 	return c, nil
 }

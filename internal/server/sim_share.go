@@ -114,5 +114,5 @@ func (s *Server) simShared(w http.ResponseWriter, r *http.Request) {
 	u := *r.URL
 	u.RawQuery = query
 	r2.URL = &u
-	s.renderLab(w, r2, "/sim/s/"+id)
+	s.renderLab(w, r2, s.externalURL(r)+"/sim/s/"+id) // printed whole, to be copied
 }

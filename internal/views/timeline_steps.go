@@ -148,6 +148,12 @@ func buildStep(proto string, r *rebalance.Result, ri int, name string, pal map[s
 	for _, m := range members {
 		var parts []string
 		var lbl []string
+		if proto == "eager" && classic {
+			// The eager member gave everything up before its JoinGroup (said above): its
+			// SyncGroup brings the whole new assignment, some of it perhaps its own again.
+			got = append(got, eagerSync(&st, m, rd))
+			continue
+		}
 		if rv := rd.Revoked[m]; len(rv) > 0 {
 			parts = append(parts, "revoke "+countList(rv))
 			lbl = append(lbl, fmt.Sprintf("−%d", len(rv)))
@@ -262,4 +268,32 @@ func sortByItem(r *rebalance.Result, its []string) {
 		pos[it.Item] = i
 	}
 	sort.SliceStable(its, func(i, j int) bool { return pos[its[i]] < pos[its[j]] })
+}
+
+// eagerSync words an eager SyncGroup answer and returns its diagram label.
+func eagerSync(st *Step, m string, rd rebalance.Round) string {
+	as := rd.Assignment[m]
+	if len(as) == 0 {
+		st.Lines = append(st.Lines, fmt.Sprintf("SyncGroup to %s: nothing assigned.", m))
+		return "none"
+	}
+	had := map[string]bool{}
+	for _, it := range rd.Revoked[m] {
+		had[it] = true
+	}
+	back := 0
+	for _, it := range as {
+		if had[it] {
+			back++
+		}
+	}
+	line := fmt.Sprintf("SyncGroup to %s: assign %s", m, countList(as))
+	switch {
+	case back == len(as) && back > 0:
+		line += ", all of them its own before the round"
+	case back > 0:
+		line += fmt.Sprintf(", %d of them its own before the round", back)
+	}
+	st.Lines = append(st.Lines, line+".")
+	return fmt.Sprintf("+%d", len(as))
 }
