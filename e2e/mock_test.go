@@ -104,22 +104,22 @@ func TestMockStrictTwoQuestions(t *testing.T) {
 
 	// Summary: question 1 covered a bullet within its time; question 2 used the whole 5 s.
 	row := func(n, cell string) string {
-		return Eval[string](ctx, t, `document.querySelector('#row-`+n+` td.`+cell+`').textContent.replace(/\s+/g, ' ').trim()`)
+		return Eval[string](ctx, t, `document.querySelector('#row-`+n+` .`+cell+`').textContent.replace(/\s+/g, ' ').trim()`)
 	}
 	if b := row("1", "bullets"); !strings.HasPrefix(b, "1 /") && !strings.HasPrefix(b, "2 /") {
 		t.Errorf("row 1 bullets %q", b)
 	}
-	if r := row("1", "rating"); r != "3 Good" {
+	if r := row("1", "rating"); r != "(3 Good)" {
 		t.Errorf("row 1 rating %q", r)
 	}
 	if tm := row("2", "time"); !strings.HasPrefix(tm, "0:05 / 0:05") || !strings.Contains(tm, "ran out") {
 		t.Errorf("row 2 time %q", tm)
 	}
-	if b, r := row("2", "bullets"), row("2", "rating"); !strings.HasPrefix(b, "0 /") || r != "1 Again" {
+	if b, r := row("2", "bullets"), row("2", "rating"); !strings.HasPrefix(b, "0 /") || r != "(1 Again)" {
 		t.Errorf("row 2 bullets %q rating %q", b, r)
 	}
 	// Row 2 said nothing and was rated Again: no time credit, 0.
-	if s := row("2", "score"); s != "0" {
+	if s := row("2", "score strong"); s != "0" {
 		t.Errorf("row 2 score %q, want 0", s)
 	}
 	if st := Eval[string](ctx, t, `document.querySelector('#summary-status .status').textContent`); st != "finished" {
@@ -206,10 +206,10 @@ func TestMockEmptyEasyScoresBelowRealGood(t *testing.T) {
 		t.Fatalf("second question: %v", err)
 	}
 	score := func(n string) int {
-		v, _ := strconv.Atoi(Eval[string](ctx, t, `document.querySelector('#row-`+n+` td.score').textContent.trim()`))
+		v, _ := strconv.Atoi(Eval[string](ctx, t, `document.querySelector('#row-`+n+` td.score strong').textContent.trim()`))
 		return v
 	}
-	if first, real := score("1"), score("2"); first > 25 || first >= real {
+	if first, real := score("1"), score("2"); first > 10 || first >= real {
 		t.Fatalf("empty Easy scored %d, real Good %d", first, real)
 	}
 	if s := Eval[string](ctx, t, `document.getElementById('strongest').textContent`); !strings.Contains(s, second.Question) {

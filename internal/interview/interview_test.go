@@ -238,17 +238,25 @@ func TestScore(t *testing.T) {
 		r    Result
 		want float64
 	}{
-		{"perfect", Result{Bullets: 4, Covered: 4, Used: 18 * time.Second, Target: target, Rating: 4}, 100},
-		{"half points, 1.5x time, good", Result{Bullets: 4, Covered: 2, Used: 30 * time.Second, Target: target, Rating: 3}, 25 + 25*0.625 + 25.0*2/3},
-		{"rushed: 0.4x time", Result{Bullets: 2, Covered: 2, Used: 8 * time.Second, Target: target, Rating: 4}, 50 + 12.5 + 25},
-		{"nothing right", Result{Bullets: 3, Used: time.Minute, Target: target, Rating: 1}, 0},
+		{"perfect, spoken", Result{Bullets: 4, Covered: 4, Used: 18 * time.Second, Target: target, Spoken: true, Rating: 4}, 100},
+		{"half points, 1.5x time, good", Result{Bullets: 4, Covered: 2, Used: 30 * time.Second, Target: target, Spoken: true, Rating: 3}, 30 + 30*0.625 + 10.0*2/3},
+		{"rushed: 0.4x time", Result{Bullets: 2, Covered: 2, Used: 8 * time.Second, Target: target, Spoken: true, Rating: 4}, 60 + 15 + 10},
+		// Typed: judged on content; the time taken does not count either way.
+		{"typed, slow", Result{Bullets: 2, Covered: 2, Used: time.Minute, Target: target, Rating: 4}, 100},
+		{"typed, half the points", Result{Bullets: 4, Covered: 2, Used: 2 * time.Second, Target: target, Rating: 3}, 45 + 10.0*2/3},
+		{"nothing right", Result{Bullets: 3, Used: time.Minute, Target: target, Spoken: true, Rating: 1}, 0},
 		{"pitfalls clamp at 0", Result{Bullets: 3, Covered: 1, Used: target, Target: target, Rating: 1, PitfallsHit: 5}, 0},
-		{"one pitfall", Result{Bullets: 2, Covered: 2, Used: target, Target: target, Rating: 4, PitfallsHit: 1}, 90},
-		{"unrated", Result{Bullets: 2, Covered: 2, Used: target, Target: target}, 75},
+		{"one pitfall", Result{Bullets: 2, Covered: 2, Used: target, Target: target, Spoken: true, Rating: 4, PitfallsHit: 1}, 90},
+		// The self-rating is at most a tenth: a perfect answer rated Again still scores 90.
+		{"perfect, rated again", Result{Bullets: 2, Covered: 2, Used: target, Target: target, Spoken: true, Rating: 1}, 90},
+		{"unrated", Result{Bullets: 2, Covered: 2, Used: target, Target: target, Spoken: true}, 90},
+		// Follow-ups count: a fifth of the question.
+		{"follow-up missed", Result{Bullets: 2, Covered: 2, Used: target, Target: target, Spoken: true, Rating: 4, FollowUpAsked: true}, 80},
+		{"follow-up half made", Result{Bullets: 2, Covered: 2, Used: target, Target: target, Spoken: true, Rating: 4, FollowUpAsked: true, FollowUpMade: 0.5}, 90},
 		// The case: answered in 1 s with nothing, rated Easy.
-		{"empty, easy", Result{Bullets: 3, Used: time.Second, Target: target, Rating: 4, Empty: true}, 25},
-		{"empty, good, on time", Result{Bullets: 3, Used: target, Target: target, Rating: 3, Empty: true}, 25.0 * 2 / 3},
-		{"empty with no points on the card", Result{Used: target, Target: target, Rating: 4, Empty: true}, 25},
+		{"empty, easy", Result{Bullets: 3, Used: time.Second, Target: target, Rating: 4, Empty: true}, 10},
+		{"empty, good, on time", Result{Bullets: 3, Used: target, Target: target, Rating: 3, Empty: true}, 10.0 * 2 / 3},
+		{"empty with no points on the card", Result{Used: target, Target: target, Rating: 4, Empty: true}, 10},
 	}
 	for _, c := range cases {
 		if got := Score(c.r); math.Abs(got-c.want) > 1e-9 {
@@ -270,7 +278,29 @@ func TestScore(t *testing.T) {
 		TimeFactor(target, target) != 1 || TimeFactor(target*11/10, target) != 1 {
 		t.Fatal("time factor bounds")
 	}
-	if !strings.Contains(ScoreExplanation, "minus 10 per pitfall") || !strings.Contains(ScoreExplanation, "at most 25") {
+	if !strings.Contains(ScoreExplanation, "pitfall hit takes 10 off") || !strings.Contains(ScoreExplanation, "at most 10") ||
+		!strings.Contains(ScoreExplanation, "judged on content") || !strings.Contains(ScoreExplanation, "at most a tenth") {
 		t.Fatal("explanation out of step with the rules")
+	}
+}
+
+// The level reached follows the go-deeper ladder: the card's own deepest level text reaches 4,
+// the basics answer less, nothing reaches 0.
+func TestLevel(t *testing.T) {
+	c := realCard(t, "eager-pain-at-scale")
+	if got := Level(c, c.Deeper[3].Text()); got != 4 {
+		t.Errorf("level 4 text: level %d", got)
+	}
+	if got := Level(c, ""); got != 0 {
+		t.Errorf("empty: level %d", got)
+	}
+	if got := Level(c, "I do not know."); got != 0 {
+		t.Errorf("no idea: level %d", got)
+	}
+	if len(c.FollowUps) > 0 {
+		f := c.FollowUps[0]
+		if FollowUpMade(f, f.Answer.Text()) != 1 || FollowUpMade(f, "") != 0 {
+			t.Error("follow-up made: its own answer is not all of it, or nothing is something")
+		}
 	}
 }

@@ -3,37 +3,48 @@ package interview
 import (
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/rehearse/rehearse/internal/deck"
 )
 
-// Score weights, shown on the summary page.
+// Score weights, stated on the summary page. The learner's own rating is shown beside the score
+// and is at most a tenth of it; time counts only for a spoken answer, since typing speed says
+// nothing about speaking on time.
 const (
-	WeightPoints   = 50 // share of the depth's key points made, after the user's corrections
-	WeightTime     = 25 // closeness to the target (TimeFactor), only for an answer with content
-	WeightRating   = 25 // the self-rating: again 0, hard 1/3, good 2/3, easy 1
-	PitfallPenalty = 10 // points off per pitfall hit
-	EmptyCap       = 25 // the most an answer with nothing typed, spoken or ticked can score
+	WeightPointsSpoken = 60 // share of the depth's key points made, for a spoken answer
+	WeightTime         = 30 // closeness to the target (TimeFactor), spoken answers only
+	WeightPointsTyped  = 90 // share of key points made, for an answer only typed
+	WeightRating       = 10 // the self-rating: again 0, hard 1/3, good 2/3, easy 1
+	FollowUpShare      = 0.2 // a follow-up asked takes this share of the question's score
+	PitfallPenalty     = 10 // points off per pitfall hit
+	EmptyCap           = WeightRating // the most an answer with nothing typed, spoken or ticked can score
 
 	// TimeBand: within this share of the target either way, the time is right.
 	TimeBand = 0.2
 
-	ScoreExplanation = "Each answer scores 50 × (key points made ÷ key points of the chosen depth) + 25 × time + 25 × rating, minus 10 per pitfall hit, kept between 0 and 100. " +
-		"Time is 1 within 20 % of the target either way and falls in a straight line to 0 at no time at all and at twice the target, so a rushed answer loses credit like a rambling one; it counts spoken time when you recorded, otherwise the time you took. " +
-		"Rating is 0 for Again, 1/3 for Hard, 2/3 for Good and 1 for Easy. " +
-		"An answer with nothing typed, spoken or ticked gets no time credit and at most 25, whatever the rating. " +
-		"The overall score is the mean over the questions answered."
+	ScoreExplanation = "A spoken answer scores 60 × (key points made ÷ key points of the chosen depth) + 30 × time + 10 × your rating. " +
+		"An answer only typed is judged on content: 90 × key points + 10 × your rating, and its time is shown but not scored, since typing speed says nothing about speaking on time. " +
+		"Time is 1 within 20 % of the target either way and falls in a straight line to 0 at no time at all and at twice the target, so a rushed answer loses credit like a rambling one; it is the voiced time of your recording. " +
+		"Your rating (0 for Again, 1/3 Hard, 2/3 Good, 1 Easy) is shown beside the score and is at most a tenth of it. " +
+		"When a follow-up was asked, the question's score is 80 % of that plus 20 × the share of the follow-up's answer you gave. " +
+		"Each pitfall hit takes 10 off; scores stay between 0 and 100. An answer with nothing typed, spoken or ticked scores at most 10, whatever the rating. " +
+		"The overall score is the mean over the questions rated; the level is the deepest go-deeper level whose points your answer made."
 )
 
 // Result is what one answered question contributes to the score.
 type Result struct {
 	Bullets, Covered int // key points of the chosen depth, and how many were made
 	PitfallsHit      int
-	Used, Target     time.Duration // Used: spoken time when recorded, else the time taken
+	Used, Target     time.Duration // Used: the recording's voiced time when Spoken, else the time taken
+	Spoken           bool          // recorded: time is scored
 	Rating           int           // 1..4; 0 when not rated
-	// Empty: nothing was typed, spoken or ticked. It earns no time credit and at most EmptyCap.
+	// Empty: nothing was typed, spoken or ticked. It earns at most EmptyCap.
 	Empty bool
+	// FollowUpAsked: a follow-up was asked; FollowUpMade is the share of its answer given (0..1).
+	FollowUpAsked bool
+	FollowUpMade  float64
 }
 
 // TimeFactor is 1 within TimeBand of the target, falling linearly to 0 at zero time and at
@@ -65,7 +76,13 @@ func Score(r Result) float64 {
 	if r.Bullets > 0 {
 		points = float64(min(max(r.Covered, 0), r.Bullets)) / float64(r.Bullets)
 	}
-	s := WeightPoints*points + WeightTime*TimeFactor(r.Used, r.Target) + WeightRating*rating
+	s := WeightPointsTyped*points + WeightRating*rating
+	if r.Spoken {
+		s = WeightPointsSpoken*points + WeightTime*TimeFactor(r.Used, r.Target) + WeightRating*rating
+	}
+	if r.FollowUpAsked {
+		s = (1-FollowUpShare)*s + 100*FollowUpShare*math.Min(1, math.Max(0, r.FollowUpMade))
+	}
 	s -= PitfallPenalty * float64(max(r.PitfallsHit, 0))
 	return math.Min(100, math.Max(0, s))
 }
@@ -90,6 +107,11 @@ type Stored struct {
 	Spoken       time.Duration // voiced time of the answer's recording, 0 without one
 	Used, Target time.Duration // time taken and the target
 	Rating       int
+	// The follow-up, when one was asked and answered (AskedFollowUp): its index among the card's
+	// follow-ups and what was typed or heard.
+	AskedFollowUp  bool
+	FollowUp       int
+	FollowUpAnswer string
 }
 
 // Judge turns a stored answer to c at depth into its Result: only the depth's key points count,
@@ -97,10 +119,14 @@ type Stored struct {
 // typed, spoken or ticked is empty. c nil (a card gone from the deck) counts every tick.
 func Judge(c *deck.Card, depth string, a Stored) Result {
 	r := Result{Bullets: len(a.Covered), Covered: len(a.Covered), PitfallsHit: a.PitfallsHit,
-		Used: a.Used, Target: a.Target, Rating: a.Rating,
+		Used: a.Used, Target: a.Target, Rating: a.Rating, Spoken: a.Spoken > 0,
 		Empty: !a.HasText && len(a.Covered) == 0 && a.Spoken == 0}
 	if a.Spoken > 0 {
 		r.Used = a.Spoken
+	}
+	if c != nil && a.AskedFollowUp && a.FollowUp >= 0 && a.FollowUp < len(c.FollowUps) {
+		r.FollowUpAsked = true
+		r.FollowUpMade = FollowUpMade(c.FollowUps[a.FollowUp], a.FollowUpAnswer)
 	}
 	if c != nil {
 		points := Points(c, depth)
@@ -112,4 +138,32 @@ func Judge(c *deck.Card, depth string, a Stored) Result {
 		}
 	}
 	return r
+}
+
+// FollowUpMade is the share of a follow-up's model answer that answer gives: its key words
+// found, against what the point rule asks of a bullet (0..1).
+func FollowUpMade(f deck.FollowUp, answer string) float64 {
+	if strings.TrimSpace(answer) == "" {
+		return 0
+	}
+	bc := CheckBullet(f.Answer.Text(), answer)
+	if bc.Covered {
+		return 1
+	}
+	return math.Min(1, float64(len(bc.Matched))/float64(max(bc.Need, 1)))
+}
+
+// Level is the deepest go-deeper level (1..4) whose expectation the answer meets, by the point
+// rule applied to each level's text as an interviewer's rubric; 0 when it meets none.
+func Level(c *deck.Card, answer string) int {
+	if strings.TrimSpace(answer) == "" {
+		return 0
+	}
+	level := 0
+	for i, l := range c.Deeper {
+		if checkBullet(l.Text(), answer, commonTerms(c)).Covered {
+			level = i + 1
+		}
+	}
+	return level
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/rehearse/rehearse/internal/store"
 )
 
-// The case: an instant empty answer rated Easy scores at most 25 and below a real
+// The case: an instant empty answer rated Easy scores at most 10 and below a real
 // answer rated Good, and the summary names the real answer strongest.
 func TestMockEmptyEasyBelowRealGood(t *testing.T) {
 	t.Parallel()
@@ -44,9 +44,9 @@ func TestMockEmptyEasyBelowRealGood(t *testing.T) {
 	mustRedirect(t, e, c, base+"/rate", form, base+"/summary")
 
 	_, doc = e.get(c, base+"/summary")
-	first, _ := strconv.Atoi(doc.Find("#row-1 td.score").Text())
-	real, _ := strconv.Atoi(doc.Find("#row-2 td.score").Text())
-	if first > 25 || first >= real {
+	first, _ := strconv.Atoi(doc.Find("#row-1 td.score strong").Text())
+	real, _ := strconv.Atoi(doc.Find("#row-2 td.score strong").Text())
+	if first > 10 || first >= real {
 		t.Fatalf("empty Easy scored %d, real Good %d", first, real)
 	}
 	if !strings.Contains(doc.Find("#strongest").Text(), second.Question) {

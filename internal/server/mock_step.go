@@ -163,7 +163,7 @@ func (s *Server) reviewView(r *http.Request, t *mockTurn) views.MockReview {
 	if recs, err := s.db.MockRecordings(r.Context(), t.u.ID, t.sess.ID); err == nil {
 		for _, rec := range recs {
 			if rec.MockPosition == t.pos && !rec.FollowUp {
-				v.Spoken, v.TranscriptStatus, v.Transcript = rec.Spoken, rec.TranscriptStatus, rec.Transcript
+				v.Spoken, v.TranscriptStatus, v.Transcript, v.RecordingID = rec.Spoken, rec.TranscriptStatus, rec.Transcript, rec.ID
 			}
 		}
 	}
@@ -193,7 +193,7 @@ func (s *Server) reviewView(r *http.Request, t *mockTurn) views.MockReview {
 	return v
 }
 
-const heuristicText = "Ticked in advance from what you typed: a point counts as made when your answer uses at least half of its distinctive words (up to four; synonyms and word forms count, and words every point of the card uses do not), or its opening label plus one more of its words. A pitfall is flagged when one sentence holds its quoted phrase or most of its distinctive words, with the same negation. Correct anything it got wrong."
+const heuristicText = "Ticked in advance from what you typed: a point counts as made when your answer uses at least half of its distinctive words (up to four; synonyms and word forms count, and words every point of the card uses do not), or two thirds of all its words, or its opening label plus one more of its words. A pitfall is flagged when one sentence holds its quoted phrase or most of its distinctive words, with the same negation. Correct anything it got wrong."
 
 // pointWhy says what the heuristic found for one point, in the card's words.
 func pointWhy(bc interview.BulletCheck) string {

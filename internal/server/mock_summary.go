@@ -22,9 +22,11 @@ func (s *Server) mockRows(ctx context.Context, sess *store.MockSession) ([]views
 	if err != nil {
 		return nil, err
 	}
-	spoken := map[int]store.Recording{} // the latest recording of each main answer
+	spoken, followUps := map[int]store.Recording{}, map[int]store.Recording{} // the latest recording of each
 	for _, rec := range recs {
-		if !rec.FollowUp {
+		if rec.FollowUp {
+			followUps[rec.MockPosition] = rec
+		} else {
 			spoken[rec.MockPosition] = rec
 		}
 	}
@@ -34,16 +36,31 @@ func (s *Server) mockRows(ctx context.Context, sess *store.MockSession) ([]views
 			Expired: a.Expired, PitfallsHit: len(a.PitfallsHit), Rating: a.Rating,
 			Answered: a.Rating > 0, Recorded: a.ReviewLogID > 0}
 		var voiced time.Duration
+		said := a.Typed
 		if rec, ok := spoken[a.Position]; ok {
 			row.RecordingID, row.Spoken, row.SpokenText = rec.ID, rec.Spoken, spokenText(rec.Spoken, rec.Target)
 			voiced = rec.Spoken
+			said += "\n" + rec.Transcript
+		}
+		fu := -1
+		fuSaid := a.FollowUpTyped
+		if rec, ok := followUps[a.Position]; ok {
+			fuSaid += "\n" + rec.Transcript
+		}
+		if !a.FollowUpAnsweredAt.IsZero() {
+			fu = a.FollowUpIndex
 		}
 		c, _ := d.Card(a.CardID) // nil when the card has left the deck
 		res := interview.Judge(c, sess.Settings.Depth, interview.Stored{Covered: a.Covered, PitfallsHit: len(a.PitfallsHit),
-			HasText: strings.TrimSpace(a.Typed) != "", Spoken: voiced, Used: a.Used, Target: a.Target, Rating: a.Rating})
-		row.Empty, row.Bullets, row.Covered = res.Empty, res.Bullets, res.Covered
+			HasText: strings.TrimSpace(a.Typed) != "", Spoken: voiced, Used: a.Used, Target: a.Target, Rating: a.Rating,
+			AskedFollowUp: fu >= 0, FollowUp: fu, FollowUpAnswer: fuSaid})
+		row.Empty, row.Bullets, row.Covered, row.Typed = res.Empty, res.Bullets, res.Covered, !res.Spoken
+		if res.FollowUpAsked {
+			row.FollowUpMade = fmt.Sprintf("%.0f %%", 100*res.FollowUpMade)
+		}
 		if c != nil {
 			row.Card = c
+			row.Level = interview.Level(c, said)
 			if a.FollowUpIndex >= 0 && a.FollowUpIndex < len(c.FollowUps) && !a.FollowUpAnsweredAt.IsZero() {
 				row.FollowUp = c.FollowUps[a.FollowUpIndex].Question
 				row.FollowUpUsed, row.FollowUpTarget = a.FollowUpUsed, a.FollowUpTarget
@@ -101,10 +118,10 @@ func (s *Server) mockSummary(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		scores = append(scores, row.Score)
-		if row.Empty { // strongest and weakest are chosen among real answers only
-			continue
+		if !row.Empty {
+			v.WithContent++
 		}
-		v.WithContent++
+		// Strongest and weakest over every rated question, a zero included.
 		if v.Strongest == nil || row.Score > v.Strongest.Score {
 			v.Strongest = row
 		}
@@ -112,8 +129,8 @@ func (s *Server) mockSummary(w http.ResponseWriter, r *http.Request) {
 			v.Weakest = row
 		}
 	}
-	v.Answered, v.Overall = len(scores), interview.Overall(scores)
-	if v.WithContent < 2 || v.Strongest.Score == v.Weakest.Score { // one answer has no weakest
+	v.Rated, v.Overall = len(scores), interview.Overall(scores)
+	if v.Rated < 2 || v.Strongest.Score == v.Weakest.Score { // one answer has no weakest
 		v.Weakest = nil
 	}
 	s.render(w, r, http.StatusOK, views.MockSummaryPage(s.mockPage(r, "Mock interview summary"), v))
@@ -140,18 +157,25 @@ func (s *Server) mockHistory(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, err)
 			return
 		}
+		timeouts := 0
 		for _, q := range rows {
-			if q.Answered {
-				scores = append(scores, q.Score)
-				used += q.Used
-				target += q.Target
+			if !q.Answered {
+				continue
 			}
+			scores = append(scores, q.Score)
+			if q.Empty { // a silent timeout used no time: it is marked, not drawn as time used
+				timeouts += btoi(q.Expired)
+				continue
+			}
+			row.Answered++
+			used += q.Used
+			target += q.Target
 		}
-		row.Answered, row.Time, row.HasScore = len(scores), used, len(scores) > 0
+		row.Time, row.HasScore, row.Timeouts = used, len(scores) > 0, timeouts
 		row.Score = interview.Overall(scores)
 		v.Rows = append(v.Rows, row)
 		if row.HasScore {
-			trend = append(trend, trendSession{at: sess.CreatedAt, score: row.Score, ratio: float64(used) / float64(max(target, 1))})
+			trend = append(trend, trendSession{at: sess.CreatedAt, score: row.Score, ratio: float64(used) / float64(max(target, 1)), timeouts: timeouts})
 		}
 	}
 	v.Trend = trendChart(trend)
@@ -159,9 +183,17 @@ func (s *Server) mockHistory(w http.ResponseWriter, r *http.Request) {
 }
 
 type trendSession struct {
-	at    time.Time
-	score float64 // 0..100
-	ratio float64 // time used over target
+	at       time.Time
+	score    float64 // 0..100
+	ratio    float64 // time used over target, answers with content only
+	timeouts int     // questions that ran out with nothing said or typed
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // trendChart lays sessions (given newest first) out oldest to newest: the score on a 0–100
@@ -182,8 +214,11 @@ func trendChart(sessions []trendSession) views.MockTrend {
 		}
 		sy := top + (h-top-bottom)*(1-s.score/100)
 		ty := top + (h-top-bottom)*(1-s.ratio/t.MaxRatio)
-		t.Points = append(t.Points, views.TrendPoint{X: x, ScoreY: sy, TimeY: ty,
-			Label: fmt.Sprintf("%s: score %.0f, time %.0f%% of target", s.at.Format("2 Jan 15:04"), s.score, 100*s.ratio)})
+		label := fmt.Sprintf("%s: score %.0f, time %.0f%% of target", s.at.Format("2 Jan 15:04"), s.score, 100*s.ratio)
+		if s.timeouts > 0 {
+			label += fmt.Sprintf(", %d ran out silent", s.timeouts)
+		}
+		t.Points = append(t.Points, views.TrendPoint{X: x, ScoreY: sy, TimeY: ty, Timeouts: s.timeouts, Label: label})
 		score = append(score, fmt.Sprintf("%.1f,%.1f", x, sy))
 		tm = append(tm, fmt.Sprintf("%.1f,%.1f", x, ty))
 	}

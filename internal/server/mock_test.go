@@ -152,25 +152,29 @@ func TestMockFlowSummaryAndReviews(t *testing.T) {
 
 	_, doc = e.get(c, base+"/summary")
 	r1, r2 := doc.Find("#row-1"), doc.Find("#row-2")
-	if got := strings.Join(strings.Fields(r1.Find("td.time").Text()), " "); got != "0:04 / 0:10" {
+	if got := strings.Join(strings.Fields(r1.Find("td.time").Text()), " "); got != "0:04 / 0:10 typed: judged on content, time not scored" {
 		t.Errorf("row 1 time %q", got)
 	}
-	// 1 of 2 points, 4 s of a 10 s target (0.4 of it: time 0.5), Good: 25 + 12.5 + 16.7.
-	if r1.Find("td.bullets").Text() != "1 / 2" || r1.Find("td.score").Text() != "54" || r1.Find("td.rating").Text() != "3 Good" {
-		t.Errorf("row 1: bullets %q score %q rating %q", r1.Find("td.bullets").Text(), r1.Find("td.score").Text(), r1.Find("td.rating").Text())
+	// Typed, so judged on content: 1 of 2 points, Good: 90 × 0.5 + 10 × 2/3, the rating beside it.
+	if r1.Find("td.bullets").Text() != "1 / 2" || r1.Find("td.score strong").Text() != "52" || r1.Find("td.score .rating").Text() != "(3 Good)" {
+		t.Errorf("row 1: bullets %q score %q", r1.Find("td.bullets").Text(), r1.Find("td.score").Text())
 	}
 	// Nothing typed or ticked, Again: 0, and marked as empty.
-	if r2.Find("td.score").Text() != "0" || !r2.Find("td.time").HasClass("over") || !r2.HasClass("empty") {
+	if r2.Find("td.score strong").Text() != "0" || !r2.Find("td.time").HasClass("over") || !r2.HasClass("empty") {
 		t.Errorf("row 2 score %q", r2.Find("td.score").Text())
 	}
-	if doc.Find("#overall-score").Text() != "27" {
-		t.Errorf("overall %q, want 27", doc.Find("#overall-score").Text())
+	if doc.Find("#overall-score").Text() != "26" {
+		t.Errorf("overall %q, want 26", doc.Find("#overall-score").Text())
 	}
-	if !strings.Contains(doc.Find("#score-formula").Text(), "50 × (key points made ÷ key points of the chosen depth)") {
+	if !strings.Contains(doc.Find("#score-formula").Text(), "60 × (key points made ÷ key points of the chosen depth)") ||
+		!strings.Contains(doc.Find("#score-formula").Text(), "judged on content") {
 		t.Error("score formula not explained")
 	}
-	// Strongest and weakest come from answers with content only: one here, so no weakest.
-	if !strings.Contains(doc.Find("#strongest").Text(), first.Question) || doc.Find("#weakest").Length() != 0 {
+	// "Answered" counts answers with content; weakest is over every rated question, zeros included.
+	if got := doc.Find("#answered-count").Text(); got != "1 of 2 answered" {
+		t.Errorf("answered: %q", got)
+	}
+	if !strings.Contains(doc.Find("#strongest").Text(), first.Question) || !strings.Contains(doc.Find("#weakest").Text(), second.Question) {
 		t.Errorf("strongest/weakest: %q / %q", doc.Find("#strongest").Text(), doc.Find("#weakest").Text())
 	}
 	link, _ := doc.Find("#same-questions").Attr("href")

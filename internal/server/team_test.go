@@ -155,14 +155,14 @@ func TestMockScoresAverageSessions(t *testing.T) {
 		t.Fatalf("sessions=%d avg=%v, want 2 and 50", n, avg)
 	}
 	// As on the summary: an instant answer with nothing typed, spoken or ticked, rated Easy, gets
-	// no time credit and at most 25; the same answer recorded and spoken on time is not empty.
+	// no time credit and at most 10; the same answer recorded and spoken on time is not empty.
 	empty := store.MockAnswer{SessionID: 4, CardID: "sample-eager", Depth: "deeper", UsedMS: 20000, TargetMS: 20000, Rating: 4}
-	if _, avg := e.srv.mockScores([]store.MockAnswer{empty}); avg != 25 {
-		t.Fatalf("empty answer rated Easy scores %v in the team view, want 25", avg)
+	if _, avg := e.srv.mockScores([]store.MockAnswer{empty}); avg != 10 {
+		t.Fatalf("empty answer rated Easy scores %v in the team view, want 10", avg)
 	}
 	spoken := empty
 	spoken.UsedMS, spoken.SpokenMS = 1000, 20000
-	if _, avg := e.srv.mockScores([]store.MockAnswer{spoken}); avg != 50 {
-		t.Fatalf("spoken answer on time, nothing ticked, rated Easy: %v, want 50 (time from the recording)", avg)
+	if _, avg := e.srv.mockScores([]store.MockAnswer{spoken}); avg != 40 {
+		t.Fatalf("spoken answer on time, nothing ticked, rated Easy: %v, want 40 (30 for time from the recording, 10 for the rating)", avg)
 	}
 }
