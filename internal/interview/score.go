@@ -13,12 +13,12 @@ import (
 // and is at most a tenth of it; time counts only for a spoken answer, since typing speed says
 // nothing about speaking on time.
 const (
-	WeightPointsSpoken = 60 // share of the depth's key points made, for a spoken answer
-	WeightTime         = 30 // closeness to the target (TimeFactor), spoken answers only
-	WeightPointsTyped  = 90 // share of key points made, for an answer only typed
-	WeightRating       = 10 // the self-rating: again 0, hard 1/3, good 2/3, easy 1
-	FollowUpShare      = 0.2 // a follow-up asked takes this share of the question's score
-	PitfallPenalty     = 10 // points off per pitfall hit
+	WeightPointsSpoken = 60           // share of the depth's key points made, for a spoken answer
+	WeightTime         = 30           // closeness to the target (TimeFactor), spoken answers only
+	WeightPointsTyped  = 90           // share of key points made, for an answer only typed
+	WeightRating       = 10           // the self-rating: again 0, hard 1/3, good 2/3, easy 1
+	FollowUpShare      = 0.2          // a follow-up asked takes this share of the question's score
+	PitfallPenalty     = 10           // points off per pitfall hit
 	EmptyCap           = WeightRating // the most an answer with nothing typed, spoken or ticked can score
 
 	// TimeBand: within this share of the target either way, the time is right.
