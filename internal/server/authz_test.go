@@ -58,6 +58,8 @@ var routeAccess = map[string]access{
 	"POST /cards/{id}/revert":  admin,
 	"POST /editor/preview":     admin,
 	"GET /cards/{id}/history":  user,
+	"POST /cards/{id}/suspend": user,
+	"GET /media/{file}":        public,
 	"GET /api/cards":           user,
 	"POST /api/cards":          admin,
 	"GET /api/cards/{id}":      user,

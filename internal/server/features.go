@@ -11,6 +11,7 @@ func (s *Server) featureRoutes(r chi.Router) {
 	s.editorRoutes(r)   // editor.go: /cards/new, /cards/{id}/edit, /cards/{id}/history
 	s.ssoRoutes(r)      // sso.go: /auth/oidc
 	s.timezoneRoutes(r) // timezone.go: /account/timezone
+	s.ankiRoutes(r)     // anki.go: /admin/import/anki, /media, /account/export.apkg, suspending cards
 }
 
 // initFeatures prepares each feature's state; called once from New.

@@ -97,6 +97,7 @@ type Server struct {
 	figures figureCache       // cardcache.go: rendered card simulation figures
 	cards   *cardwrite.Writer // cardstore.go: card changes, one at a time, checked against the deck they change
 	uploads uploadLimiter     // transcripts.go: recent uploads per user
+	anki    ankiStages        // anki.go: Anki imports previewed and waiting for their save
 }
 
 // New builds a server. now may be nil (time.Now).

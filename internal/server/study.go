@@ -73,8 +73,16 @@ func loadZone(name string) (*time.Location, error) {
 // scheduler is FSRS with the user's settings (fsrs.go).
 func scheduler(u *store.User) srs.Scheduler { return userScheduler(u) }
 
-// studyScope resolves ?topic= or ?tag= (query or form) to the cards to study, in deck order.
+// studyScope resolves ?topic= or ?tag= (query or form) to the cards to study, in deck order,
+// with ?new=, a higher new-card limit for today asked for by "study ahead" (suspend.go).
 func (s *Server) studyScope(r *http.Request) ([]*deck.Card, views.StudyFilter, error) {
+	cards, f, err := s.studyCards(r)
+	f.NewLimit = aheadLimit(formValue(r, "new"))
+	return cards, f, err
+}
+
+// studyCards is studyScope's cards and filter.
+func (s *Server) studyCards(r *http.Request) ([]*deck.Card, views.StudyFilter, error) {
 	d := s.deck()
 	if slug := formValue(r, "topic"); slug != "" {
 		t, ok := d.TopicBySlug(slug)
@@ -107,6 +115,9 @@ func studyURL(f views.StudyFilter, extra url.Values) string {
 	if f.Tag != "" {
 		q.Set("tag", f.Tag)
 	}
+	if f.NewLimit > 0 {
+		q.Set("new", strconv.Itoa(f.NewLimit))
+	}
 	for k, v := range extra {
 		q[k] = v
 	}
@@ -123,6 +134,11 @@ func (s *Server) study(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := queryValues(r)
+	if id := q.Get("suspended"); id != "" { // suspend.go: said once, after the redirect
+		if c, ok := s.deck().Card(id); ok {
+			r = r.WithContext(withSuspendedNote(r.Context(), c.Question))
+		}
+	}
 	s.showStudy(w, r, cards, filter, q.Get("card"), q.Get("reveal") == "1", q.Get("shown_at"))
 }
 
@@ -131,13 +147,13 @@ func (s *Server) study(w http.ResponseWriter, r *http.Request) {
 func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck.Card, filter views.StudyFilter,
 	pin string, revealed bool, shownAt string) {
 	ctx, u, now := readCtx(r), userFrom(r.Context()), s.now()
-	q, states, err := s.queueFor(ctx, u, cards, now)
+	q, states, newToday, err := s.queueForLimit(ctx, u, cards, now, filter.NewLimit)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	v := views.StudyPage{Filter: filter, Learning: len(q.Learning), Review: len(q.Review), New: len(q.New),
-		Depth: u.Settings.DefaultDepth}
+		Depth: u.Settings.DefaultDepth, Suspended: suspendedNote(r.Context())}
 	v.Card = q.Next()
 	// A pinned card: the reveal form and an undo bring back the exact card they concern.
 	if pin != "" {
@@ -156,6 +172,7 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 	}
 	if v.Card == nil {
 		v.NextDue = nextDueText(q.NextAt, now, userLocation(u))
+		v.AheadCount, v.AheadURL = s.studyAhead(ctx, u, cards, states, filter, newToday)
 		s.renderStudy(w, r, v)
 		return
 	}
@@ -182,18 +199,30 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 
 // queueFor reads the user's card states and builds their study queue over cards at now.
 func (s *Server) queueFor(ctx context.Context, u *store.User, cards []*deck.Card, now time.Time) (study.Queue, srs.States, error) {
+	q, states, _, err := s.queueForLimit(ctx, u, cards, now, 0)
+	return q, states, err
+}
+
+// queueForLimit is queueFor with today's new-card limit raised to newLimit when that is
+// higher (study ahead), without the user's suspended cards; it also returns how many new
+// cards the user started today.
+func (s *Server) queueForLimit(ctx context.Context, u *store.User, cards []*deck.Card, now time.Time, newLimit int) (study.Queue, srs.States, int, error) {
 	states, err := s.db.CardStates(ctx, u.ID)
 	if err != nil {
-		return study.Queue{}, srs.States{}, err
+		return study.Queue{}, srs.States{}, 0, err
 	}
 	loc := userLocation(u)
 	newToday, err := s.db.NewIntroducedSince(ctx, u.ID, study.DayStart(study.Day(now, loc), loc))
 	if err != nil {
-		return study.Queue{}, srs.States{}, err
+		return study.Queue{}, srs.States{}, 0, err
+	}
+	suspended, err := s.db.Suspended(ctx, u.ID)
+	if err != nil {
+		return study.Queue{}, srs.States{}, 0, err
 	}
 	q := study.BuildQueue(study.QueueInput{Cards: cards, States: states, Now: now, Loc: loc,
-		NewLimit: s.newLimit(u, states, now), NewToday: newToday})
-	return q, states, nil
+		NewLimit: max(s.newLimit(u, states, now), newLimit), NewToday: newToday, Suspended: suspended})
+	return q, states, newToday, nil
 }
 
 func (s *Server) renderStudy(w http.ResponseWriter, r *http.Request, v views.StudyPage) {
@@ -326,6 +355,9 @@ func (s *Server) cardProgress(r *http.Request, c *deck.Card) (views.ProgressView
 		return views.ProgressView{}, err
 	}
 	v := storedProgressView(prog, loc, c)
+	if v.Suspended, err = s.db.IsSuspended(readCtx(r), u.ID, c.ID); err != nil {
+		return views.ProgressView{}, err
+	}
 	if v.Studied {
 		st := prog.State
 		v.Due = whenText(st.Due, now, loc)

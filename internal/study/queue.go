@@ -21,6 +21,8 @@ type QueueInput struct {
 	Loc      *time.Location // the user's time zone
 	NewLimit int            // new cards per day
 	NewToday int            // new cards already introduced this study day
+	// Suspended cards are left out of the queue whatever their state.
+	Suspended map[string]bool
 }
 
 // Queue is what is left to study now, each part in the order it is shown.
@@ -62,6 +64,15 @@ func IsDue(c srs.Card, now, end time.Time) bool {
 // BuildQueue sorts the candidate cards into what is due now, in the order they are shown.
 func BuildQueue(in QueueInput) Queue {
 	var q Queue
+	if len(in.Suspended) > 0 {
+		kept := make([]*deck.Card, 0, len(in.Cards))
+		for _, c := range in.Cards {
+			if !in.Suspended[c.ID] {
+				kept = append(kept, c)
+			}
+		}
+		in.Cards = kept
+	}
 	end := DayEnd(in.Now, in.Loc)
 	newLeft := max(in.NewLimit-in.NewToday, 0)
 	q.Until = end

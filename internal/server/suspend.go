@@ -1,0 +1,107 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/srs"
+	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/views"
+)
+
+// Study ahead (Anki's custom study: "increase today's new card limit") raises the new-card
+// limit for one session by aheadStep cards at a time, up to maxAhead in a day.
+const (
+	aheadStep = 10
+	maxAhead  = 1000
+)
+
+// aheadLimit reads ?new=: a session's new-card limit for today, 0 when absent or not a number
+// in 1..maxAhead.
+func aheadLimit(v string) int {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > maxAhead {
+		return 0
+	}
+	return n
+}
+
+// studyAhead says how many more new cards the scope holds beyond today's limit and the link
+// that studies the next aheadStep of them (0 and "" when every card of the scope was seen).
+func (s *Server) studyAhead(ctx context.Context, u *store.User, cards []*deck.Card, states srs.States,
+	f views.StudyFilter, newToday int) (int, string) {
+	suspended, err := s.db.Suspended(ctx, u.ID)
+	if err != nil {
+		return 0, ""
+	}
+	unseen := 0
+	for _, c := range cards {
+		if st, ok := states.Get(c.ID); (!ok || st.State == srs.New) && !suspended[c.ID] {
+			unseen++
+		}
+	}
+	n := min(unseen, aheadStep)
+	if n == 0 || newToday+n > maxAhead {
+		return 0, ""
+	}
+	f.NewLimit = newToday + n
+	return n, studyURL(f, nil)
+}
+
+// cardSuspend is POST /cards/{id}/suspend: suspend=1 takes the card out of the user's study,
+// suspend=0 puts it back.
+func (s *Server) cardSuspend(w http.ResponseWriter, r *http.Request) {
+	c, ok := s.deck().Card(chi.URLParam(r, "id"))
+	if !ok {
+		s.notFound(w, r)
+		return
+	}
+	on := r.PostFormValue("suspend")
+	if on != "0" && on != "1" {
+		s.fail(w, r, errStatus(http.StatusUnprocessableEntity, "suspend must be 1 (suspend) or 0 (unsuspend)."))
+		return
+	}
+	u := userFrom(r.Context())
+	if err := s.db.SetSuspended(r.Context(), u.ID, c.ID, on == "1", s.now()); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/cards/"+c.ID+"#progress", http.StatusSeeOther)
+}
+
+// studySuspend is POST /study/suspend: suspend the card shown and go on with the session.
+func (s *Server) studySuspend(w http.ResponseWriter, r *http.Request) {
+	_, filter, err := s.studyScope(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	c, ok := s.deck().Card(r.PostFormValue("card"))
+	if !ok {
+		s.fail(w, r, errStatus(http.StatusNotFound, "That card is not in the deck any more."))
+		return
+	}
+	u := userFrom(r.Context())
+	if err := s.db.SetSuspended(r.Context(), u.ID, c.ID, true, s.now()); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, studyURL(filter, url.Values{"suspended": {c.ID}}), http.StatusSeeOther)
+}
+
+type suspendedNoteKey struct{}
+
+// withSuspendedNote carries the question of the card just suspended to the study page.
+func withSuspendedNote(ctx context.Context, question string) context.Context {
+	return context.WithValue(ctx, suspendedNoteKey{}, question)
+}
+
+func suspendedNote(ctx context.Context) string {
+	s, _ := ctx.Value(suspendedNoteKey{}).(string)
+	return s
+}
