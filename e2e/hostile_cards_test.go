@@ -253,3 +253,21 @@ func TestStartupSkipsStoredCardsThatNoLongerLoad(t *testing.T) {
 		t.Errorf("the rest of the deck: %d", code)
 	}
 }
+
+// apiPut sends a card's markdown to PUT /api/cards/{id} with a token.
+func apiPut(t *testing.T, base, tok, id, path, md string) (int, string) {
+	t.Helper()
+	u := base + "/api/cards/" + id
+	if path != "" {
+		u += "?path=" + url.QueryEscape(path)
+	}
+	req, _ := http.NewRequest("PUT", u, strings.NewReader(md))
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("PUT %s: %v", id, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
