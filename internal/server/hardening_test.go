@@ -55,3 +55,29 @@ func TestRecordingDeleteNextStaysOnSite(t *testing.T) {
 		t.Errorf("delete with a tab in next: %d %q", resp.StatusCode, loc)
 	}
 }
+
+// Checks of the current password (changing it, creating a token) are throttled as logins are:
+// a stolen session cannot guess the password at speed.
+func TestCurrentPasswordChecksThrottled(t *testing.T) {
+	e, _ := editableEnv(t)
+	c := e.signedIn("ada", store.RoleMember)
+	var last int
+	for i := range loginFailsPerPair + 1 {
+		form := url.Values{"current": {"guess " + string(rune('a'+i))}, "password": {"a new long passphrase"}, "password2": {"a new long passphrase"}}
+		if i%2 == 1 {
+			form = url.Values{"name": {"ci"}, "password": {"guess " + string(rune('a'+i))}}
+		}
+		path := "/account/password"
+		if i%2 == 1 {
+			path = "/account/tokens"
+		}
+		resp, _ := e.post(c, path, form)
+		last = resp.StatusCode
+		if i < loginFailsPerPair && last != http.StatusUnprocessableEntity {
+			t.Fatalf("guess %d: %d, want 422", i+1, last)
+		}
+	}
+	if last != http.StatusTooManyRequests {
+		t.Errorf("guess %d: %d, want 429", loginFailsPerPair+1, last)
+	}
+}
