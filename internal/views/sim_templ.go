@@ -99,7 +99,7 @@ func SimFigure(c SimComparison) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"block sim\" id=\"simulation\" aria-labelledby=\"sim-heading\"><h2 id=\"sim-heading\">See it happen</h2>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"block sim\" id=\"simulation\" aria-labelledby=\"sim-heading\" data-keys=\"←/→=previous or next round of the step-through (no need to focus it);p=play or pause the step-through\"><h2 id=\"sim-heading\">See it happen</h2>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

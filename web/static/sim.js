@@ -48,16 +48,88 @@
         setCursor(svg, num(li, 'fromMs'));
       }
     }
-    sec.querySelector('.step-prev').addEventListener('click', function () { show(cur - 1); remember('round', cur + 1); });
-    sec.querySelector('.step-next').addEventListener('click', function () { show(cur + 1); remember('round', cur + 1); });
+    sec.querySelector('.step-prev').addEventListener('click', function () { stop(); show(cur - 1); sync(); remember('round', cur + 1); });
+    sec.querySelector('.step-next').addEventListener('click', function () { stop(); show(cur + 1); sync(); remember('round', cur + 1); });
+    sec.step = function (d) { stop(); show(cur + d); sync(); remember('round', cur + 1); };
     sec.addEventListener('keydown', function (e) {
       if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
       e.preventDefault();
-      show(cur + (e.key === 'ArrowRight' ? 1 : -1));
-      remember('round', cur + 1);
+      e.stopPropagation(); // the page-wide handler would step it again
+      sec.step(e.key === 'ArrowRight' ? 1 : -1);
     });
-    sec.show = show;
+    sec.addEventListener('focusin', function () { active = sec; });
+    sec.addEventListener('click', function () { active = sec; });
+
+    // Playback: every line of every round in turn, the line as a caption and the close-up's
+    // cursor moving through the round as it goes.
+    var play = sec.querySelector('.step-play'), lines = [];
+    items.forEach(function (li, r) {
+      var ls = li.querySelectorAll('.step-lines li');
+      if (!ls.length) lines.push({ r: r, el: null, k: 0, n: 1 });
+      ls.forEach(function (el, k) { lines.push({ r: r, el: el, k: k, n: ls.length }); });
+    });
+    var scrub = play.querySelector('.step-scrub'), cap = play.querySelector('.step-caption');
+    var toggle = play.querySelector('.step-toggle'), speed = play.querySelector('.step-speed');
+    var at = 0, timer = null;
+    scrub.max = lines.length - 1;
+    play.hidden = false;
+    function line(i) {
+      at = Math.max(0, Math.min(lines.length - 1, i));
+      var l = lines[at];
+      if (l.r !== cur) show(l.r);
+      items[cur].querySelectorAll('.step-lines li').forEach(function (el) { el.classList.toggle('on', el === l.el); });
+      cap.textContent = l.el ? l.el.textContent : items[cur].querySelector('.step-head').textContent;
+      scrub.value = at;
+      if (svg) {
+        var li = items[cur], from = num(li, 'fromMs'), to = num(li, 'toMs');
+        setCursor(svg, from + (to - from) * (l.k + 1) / l.n);
+      }
+    }
+    function sync() { // the round was changed directly: the playback starts from its first line
+      for (var i = 0; i < lines.length; i++) if (lines[i].r === cur) { at = i; scrub.value = i; return; }
+    }
+    function stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      toggle.textContent = 'Play';
+      toggle.setAttribute('aria-pressed', 'false');
+    }
+    function start() {
+      if (at >= lines.length - 1) line(0);
+      toggle.textContent = 'Pause';
+      toggle.setAttribute('aria-pressed', 'true');
+      timer = setInterval(function () {
+        if (at >= lines.length - 1) { stop(); return; }
+        line(at + 1);
+      }, 1600 / (+speed.value || 1));
+    }
+    sec.toggle = function () { active = sec; if (timer) stop(); else start(); };
+    toggle.addEventListener('click', sec.toggle);
+    speed.addEventListener('change', function () { if (timer) { stop(); start(); } });
+    scrub.addEventListener('input', function () { stop(); line(+scrub.value); });
     show((+params.get('round') || 1) - 1);
+    sync();
+  });
+
+  // The arrow keys and p work without focusing a step view first: they act on the one last
+  // used, else the first on screen. Typing in a field keeps its keys.
+  var active = null;
+  document.addEventListener('keydown', function (e) {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    var t = e.target;
+    if (t && (t.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName))) return;
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight' && e.key !== 'p') return;
+    var sec = active;
+    if (!sec || !document.body.contains(sec) || sec.closest('[hidden]')) {
+      sec = null;
+      document.querySelectorAll('.steps.js').forEach(function (s) {
+        var r = s.getBoundingClientRect();
+        if (!sec && !s.closest('[hidden]') && r.bottom > 0 && r.top < innerHeight) sec = s;
+      });
+    }
+    if (!sec) return;
+    e.preventDefault();
+    if (e.key === 'p') sec.toggle(); else sec.step(e.key === 'ArrowRight' ? 1 : -1);
   });
 
   // Brushing the whole run picks an episode's close-up (and its step view).
