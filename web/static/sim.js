@@ -86,7 +86,7 @@
       }
     }
     function sync() { // the round was changed directly: the playback starts from its first line
-      for (var i = 0; i < lines.length; i++) if (lines[i].r === cur) { at = i; scrub.value = i; return; }
+      for (var i = 0; i < lines.length; i++) if (lines[i].r === cur) { line(i); return; }
     }
     function stop() {
       if (timer) clearInterval(timer);
