@@ -304,3 +304,23 @@ func TestLevel(t *testing.T) {
 		}
 	}
 }
+
+// Speaking: on time within the band, key points heard per week, and readiness as recall times
+// speaking, 0 for a topic never recorded.
+func TestSpeakingStats(t *testing.T) {
+	mon := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC) // a Monday
+	takes := []Take{
+		{Topic: "A", At: mon, Spoken: 19 * time.Second, Target: 20 * time.Second, Points: 4, Heard: 3},
+		{Topic: "A", At: mon.AddDate(0, 0, 6), Spoken: 40 * time.Second, Target: 20 * time.Second, Points: 4, Heard: 1},
+		{Topic: "A", At: mon.AddDate(0, 0, 7), Spoken: 20 * time.Second, Target: 20 * time.Second},
+	}
+	s := SpeakingStats(takes, map[string]float64{"A": 0.8, "B": 0.9}, time.UTC)
+	if s.Takes != 3 || s.OnTime != 2 || len(s.Topics) != 2 || len(s.Weeks) != 1 || s.Weeks[0].Points != 8 || s.Weeks[0].Heard != 4 {
+		t.Fatalf("%+v", s)
+	}
+	a, b := s.Topics[0], s.Topics[1]
+	// speaking = (2/3 on time + 4/8 heard) / 2 = 7/12; readiness = 0.8 × 7/12
+	if math.Abs(a.Readiness-0.8*7.0/12) > 1e-9 || b.Readiness != 0 || b.Recall != 0.9 {
+		t.Fatalf("readiness: A %+v, B %+v", a, b)
+	}
+}

@@ -61,6 +61,10 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.ByState = countByState(s.deck().Cards, states)
+	if v.Speaking, err = s.speaking(r, states, now, loc); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	v.Forecast = buildForecast(s.deck().Cards, states, now, loc)
 	p := s.page(r, "Progress")
 	p.CSS = append(p.CSS, s.assets.URL("stats.css"))

@@ -204,3 +204,35 @@ func TestRecordingQuotaAndRate(t *testing.T) {
 		t.Fatalf("after the window: %d %v", status, out)
 	}
 }
+
+// /stats measures speaking: recordings against their targets, key points heard per week and
+// readiness per topic.
+func TestStatsMeasureSpeaking(t *testing.T) {
+	t.Parallel()
+	e, c, _ := studyEnv(t, "a:x:one", "a:x:two")
+	_, doc := e.get(c, "/stats")
+	if doc.Find("#speaking-none").Length() != 1 {
+		t.Fatal("no recordings: the page should say how to start")
+	}
+	for _, spoken := range []string{"19000", "40000"} { // on time, then twice the 20 s target
+		status, out := e.upload(c, "card=one&mode=study&depth=basics&spoken_ms="+spoken+"&wall_ms=41000", tinyWAV(10))
+		if status != http.StatusCreated {
+			t.Fatalf("upload: %d %v", status, out)
+		}
+		id := int64(out["id"].(float64))
+		if err := e.db.SetCheck(context.Background(), id, store.Recording{TranscriptStatus: "done", Points: []int{0, 1}, Heard: []int{0}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, doc = e.get(c, "/stats")
+	if got := doc.Find("#speaking-on-time").Text(); got != "50 % (1 of 2)" {
+		t.Errorf("on time: %q", got)
+	}
+	if got := doc.Find("#heard-weeks .bar-value").Text(); got != "50" {
+		t.Errorf("key points heard this week: %q", got)
+	}
+	row := doc.Find(`#readiness tr[data-topic]`).First()
+	if !strings.Contains(row.Text(), "1 of 2") || !strings.Contains(doc.Find("#readiness-rule").Text(), "recall × speaking") {
+		t.Errorf("readiness row %q", row.Text())
+	}
+}

@@ -225,3 +225,9 @@ func parseInts(s string) []int {
 	}
 	return out
 }
+
+// UserRecordings lists all of a user's recordings without audio, oldest first (the progress
+// page measures speaking over them; a user keeps at most a few per card).
+func (db *DB) UserRecordings(ctx context.Context, userID int64) ([]Recording, error) {
+	return db.recordings(ctx, `SELECT `+recordingCols+` FROM recordings WHERE user_id = ? ORDER BY id`, userID)
+}
