@@ -19,6 +19,7 @@ import (
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/hear"
 	"github.com/rehearse/rehearse/internal/importer"
+	"github.com/rehearse/rehearse/internal/pair"
 	"github.com/rehearse/rehearse/internal/sso"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/views"
@@ -98,6 +99,7 @@ type Server struct {
 	cards   *cardwrite.Writer // cardstore.go: card changes, one at a time, checked against the deck they change
 	uploads uploadLimiter     // transcripts.go: recent uploads per user
 	anki    ankiStages        // anki.go: Anki imports previewed and waiting for their save
+	pairs   *pair.Hub         // pair.go: wakes the open screens of a pair interview
 }
 
 // New builds a server. now may be nil (time.Now).
