@@ -158,4 +158,3 @@ func TestPairInterviewFlow(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
-
