@@ -114,6 +114,7 @@ func TestAnkiImportStudySuspendExport(t *testing.T) {
 	if w := Eval[int](ctx, t, `document.querySelector('#answer img').naturalWidth`); w != 1 {
 		t.Errorf("image width %d, want 1", w)
 	}
+	screenshots(ctx, t, "anki-card")
 
 	// Study the topic: suspend the first card shown; it leaves the queue.
 	if err := chromedp.Do(ctx,
@@ -122,6 +123,10 @@ func TestAnkiImportStudySuspendExport(t *testing.T) {
 	); err != nil {
 		t.Fatalf("study: %v", err)
 	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("reveal")), chromedp.WaitVisible(chromedp.ID("plain-note"), poll)); err != nil {
+		t.Fatalf("reveal: %v", err)
+	}
+	screenshots(ctx, t, "anki-study")
 	first := Eval[string](ctx, t, `document.getElementById('study').dataset.card`)
 	left := `[...document.querySelectorAll('.study-counts .count > span')].reduce((n, s) => n + +s.textContent, 0)`
 	before := Eval[int](ctx, t, left)
@@ -150,6 +155,11 @@ func TestAnkiImportStudySuspendExport(t *testing.T) {
 	if got := Eval[int](ctx, t, left); got != before {
 		t.Errorf("%d cards left after unsuspending, want %d", got, before)
 	}
+
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/account"), chromedp.WaitVisible(chromedp.ID("export-download"), poll)); err != nil {
+		t.Fatalf("account: %v", err)
+	}
+	screenshots(ctx, t, "account-export")
 
 	// The account's download: a package whose collection holds every card.
 	req, _ := http.NewRequest("GET", app.URL+"/account/export.apkg?history=1", nil)
