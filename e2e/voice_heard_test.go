@@ -103,4 +103,27 @@ func TestVoiceHeardInStudy(t *testing.T) {
 		t.Fatalf("the player's duration is %.1f s for %.1f s recorded", got, length.Seconds())
 	}
 	screenshots(ctx, t, "study-heard")
+	if os.Getenv("REHEARSE_SHOTS") == "" {
+		return
+	}
+	// For the screenshots: a spoken mock answer's review and summary, and the progress page.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("rate-3")), chromedp.WaitNotPresent(chromedp.CSS(`#study[data-card="`+heardCard+`"]`), poll),
+		chromedp.Navigate(app.URL+"/mock/new?seed=11&n=1&clock=soft&depth=basics&followups=0"),
+		chromedp.WaitVisible(chromedp.ID("mock-start"), poll), chromedp.Click(chromedp.ID("mock-start")),
+		chromedp.WaitVisible(chromedp.ID("rec-button"), poll)); err != nil {
+		t.Fatalf("start mock: %v", err)
+	}
+	record(ctx, t, length)
+	if err := chromedp.Do(ctx, chromedp.Sleep(20*time.Second), chromedp.Click(chromedp.ID("answer-submit")), chromedp.WaitVisible(chromedp.ID("mock-review"), poll)); err != nil {
+		t.Fatalf("mock review: %v", err)
+	}
+	screenshots(ctx, t, "mock-review")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("rate-3")), chromedp.WaitVisible(chromedp.ID("summary-table"), poll)); err != nil {
+		t.Fatalf("mock summary: %v", err)
+	}
+	screenshots(ctx, t, "mock-summary")
+	if err := chromedp.Do(ctx, chromedp.Navigate(app.URL+"/stats"), chromedp.WaitVisible(chromedp.ID("speaking"), poll)); err != nil {
+		t.Fatalf("stats: %v", err)
+	}
+	screenshots(ctx, t, "progress")
 }

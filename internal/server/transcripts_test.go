@@ -228,7 +228,7 @@ func TestStatsMeasureSpeaking(t *testing.T) {
 	if got := doc.Find("#speaking-on-time").Text(); got != "50 % (1 of 2)" {
 		t.Errorf("on time: %q", got)
 	}
-	if got := doc.Find("#heard-weeks .bar-value").Text(); got != "50" {
+	if got := doc.Find("#heard-weeks .bar-value").Text(); got != "50" || doc.Find("#heard-weeks .bar-fill").AttrOr("height", "") != "40.0" {
 		t.Errorf("key points heard this week: %q", got)
 	}
 	row := doc.Find(`#readiness tr[data-topic]`).First()

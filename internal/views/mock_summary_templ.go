@@ -334,7 +334,7 @@ func MockSummaryPage(p Page, v MockSummary) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "</p></details><div class=\"scroll\"><table id=\"summary-table\"><thead><tr><th>#</th><th>Question</th><th>Time</th><th>Key points</th><th>Pitfalls</th><th>Rating</th><th>Score</th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "</p></details><div class=\"scroll\"><table id=\"summary-table\"><thead><tr><th>#</th><th>Question</th><th>Time</th><th>Key points</th><th>Level</th><th>Pitfalls</th><th>Score (your rating)</th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -613,14 +613,14 @@ func MockSummaryPage(p Page, v MockSummary) templ.Component {
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}
-						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 50, "</div><audio controls preload=\"none\" src=\"")
+						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 50, "</div><audio controls preload=\"metadata\" src=\"")
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var34 string
 						templ_7745c5c3_Var34, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprintf("/recordings/%d", r.RecordingID)).ResolveURL(ctx)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/views/mock_summary.templ`, Line: 109, Col: 91}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `internal/views/mock_summary.templ`, Line: 109, Col: 95}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var34)
 						if templ_7745c5c3_Err != nil {
