@@ -35,20 +35,24 @@ for f in "$TMP"/deck/*/*.md; do
 	printf 'Q: %s\nA: %s\nC:\n\n' "$q" "$a"
 done >"$TMP/kdeck/deck.md"
 
-# rehearse: one user (knolhash has no accounts) with every card due.
-printf 'peer-password\n' | "$TMP/rehearse" user add --data "$TMP/rdata" peer >/dev/null
+# rehearse: two users, one per wrk thread (knolhash has no accounts), each with every card due.
+for u in peer1 peer2; do printf 'peer-password\n' | "$TMP/rehearse" user add --data "$TMP/rdata" "$u" >/dev/null; done
 NOW=$(($(date +%s) * 1000))
 sqlite3 "$TMP/rdata/rehearse.db" "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < $CARDS - 1)
 	INSERT INTO card_states (user_id, card_id, state, step, stability, difficulty, due, last_review, reps, lapses)
-	SELECT 1, printf('gen-%04d', i), 2, 0, 3, 5, $NOW - 86400000 - i, $NOW - 4 * 86400000, 1, 0 FROM n"
+	SELECT u.id, printf('gen-%04d', i), 2, 0, 3, 5, $NOW - 86400000 - i, $NOW - 4 * 86400000, 1, 0 FROM users u, n"
 "$TMP/rehearse" serve --addr "127.0.0.1:$RPORT" --data "$TMP/rdata" --content "$TMP/deck" >/dev/null 2>&1 &
 RPID=$!
 (cd "$TMP/kdata" && printf 'db_path: %s\nserve: true\nlisten_addr: "127.0.0.1:%s"\nsync_interval: 30m\n' \
 	"$TMP/kdata/knolhash.db" "$KPORT" >config.yaml && exec "$KNOLHASH" >"$TMP/knolhash.log" 2>&1) &
 KPID=$!
 for _ in $(seq 300); do curl -sf -o /dev/null "http://127.0.0.1:$RPORT/healthz" && curl -sf -o /dev/null "http://127.0.0.1:$KPORT/deck" && break; sleep 0.05; done
-curl -sf -o /dev/null -c "$TMP/jar" --data-urlencode username=peer --data-urlencode password=peer-password "http://127.0.0.1:$RPORT/login"
-awk '$6 == "rehearse_session" {print $7}' "$TMP/jar" >"$TMP/cookies"
+: >"$TMP/cookies"
+for u in peer1 peer2; do
+	curl -sf -o /dev/null -c "$TMP/jar" --data-urlencode "username=$u" --data-urlencode password=peer-password "http://127.0.0.1:$RPORT/login"
+	awk '$6 == "rehearse_session" {print $7}' "$TMP/jar" >>"$TMP/cookies"
+	rm -f "$TMP/jar"
+done
 curl -sf -o /dev/null --data-urlencode "path=$TMP/kdeck" "http://127.0.0.1:$KPORT/sources"
 curl -sf -o /dev/null -X POST "http://127.0.0.1:$KPORT/sync"
 for _ in $(seq 600); do
@@ -58,7 +62,7 @@ done
 sqlite3 "$TMP/kdata/knolhash.db" 'SELECT hash FROM cards ORDER BY rowid' >"$TMP/hashes"
 log "knolhash holds $(wc -l <"$TMP/hashes") cards"
 for u in "http://127.0.0.1:$KPORT/review/next"; do curl -sf -o /dev/null "$u"; done
-curl -sf -o /dev/null -b "rehearse_session=$(cat "$TMP/cookies")" "http://127.0.0.1:$RPORT/study"
+curl -sf -o /dev/null -b "rehearse_session=$(head -1 "$TMP/cookies")" "http://127.0.0.1:$RPORT/study"
 
 run() { # NAME ARGS...
 	local name=$1
