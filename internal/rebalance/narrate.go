@@ -15,7 +15,13 @@ func Narrate(r *Result) []string {
 	pauses := pausesByRound(r)
 	for i, rd := range r.Rounds {
 		var b strings.Builder
-		fmt.Fprintf(&b, "at %s %s; round %d ", secs(rd.StartMS), rd.Trigger, rd.Generation)
+		// Kafka's generation (or KIP-848's epoch) names the round here, never a round number:
+		// those count from 1 within an episode and belong to the views.
+		gen := "generation"
+		if rd.Protocol == "consumer" {
+			gen = "target epoch"
+		}
+		fmt.Fprintf(&b, "at %s %s; %s %d ", secs(rd.StartMS), rd.Trigger, gen, rd.Generation)
 		moves := describe(rd.Revoked, "takes", "from")
 		adds := describe(rd.Added, "gives", "to")
 		switch {
