@@ -78,7 +78,7 @@ var accessByPrefix = []struct {
 	{"/settings", user},
 	{"/stats", user},
 	{"/mock", user},
-	{"/pair", user}, // and only the session's two people: pair_test.go
+	{"/pair", user},       // and only the session's two people: pair_test.go
 	{"/recordings", user}, // and only the owner's: recording_test.go
 	{"/api/sim", public},
 	{"/sim", public},
