@@ -324,3 +324,19 @@ func TestSpeakingStats(t *testing.T) {
 		t.Fatalf("readiness: A %+v, B %+v", a, b)
 	}
 }
+
+// The strict clock runs out at the target and keeps late text only within the grace; the soft
+// clock never runs out.
+func TestClock(t *testing.T) {
+	shown, target := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC), 10*time.Second
+	strict, soft := Clock{Strict: true}, Clock{}
+	if strict.RanOut(shown, shown.Add(9*time.Second), target) || !strict.RanOut(shown, shown.Add(target), target) || soft.RanOut(shown, shown.Add(time.Hour), target) {
+		t.Fatal("RanOut")
+	}
+	if used, expired, kept := strict.Used(shown, shown.Add(target+Grace+time.Second), target, "late"); used != target || !expired || kept != "" {
+		t.Fatalf("past the grace: %v %v %q", used, expired, kept)
+	}
+	if got := strict.Remaining(shown, shown.Add(4*time.Second), target); got != 6*time.Second {
+		t.Fatalf("remaining %v", got)
+	}
+}

@@ -20,10 +20,6 @@ import (
 	"github.com/rehearse/rehearse/internal/views"
 )
 
-// mockGrace is how late a strict-clock answer may arrive and still keep its text: the page
-// submits at zero, and the request needs a moment to reach us.
-const mockGrace = 2 * time.Second
-
 const maxTyped = 10000 // characters kept of a typed answer
 
 // mockTurn is the session and its current question, loaded for one request.
@@ -36,6 +32,9 @@ type mockTurn struct {
 }
 
 func (t *mockTurn) strict() bool { return t.sess.Settings.Clock == "strict" }
+
+// clock is the session's clock rules (interview.Clock).
+func (t *mockTurn) clock() interview.Clock { return interview.Clock{Strict: t.strict()} }
 
 // hasFollowUp reports whether this question gets a follow-up (the card may have lost it since).
 func (t *mockTurn) hasFollowUp() bool {
@@ -111,15 +110,14 @@ func (s *Server) mockStep(w http.ResponseWriter, r *http.Request) {
 			}
 			shown = now
 		}
-		deadline := shown.Add(a.Target)
-		if t.strict() && !now.Before(deadline) {
+		if t.clock().RanOut(shown, now, a.Target) {
 			// The clock ran out while nobody submitted: an empty answer that took the whole target.
 			s.submitMain(w, r, t, store.MockSubmission{At: now, Used: a.Target, Expired: true})
 			return
 		}
 		s.render(w, r, http.StatusOK, views.MockQuestionPage(s.mockPage(r, "Mock interview"), views.MockQuestion{
 			Progress: t.progress(), Card: t.card, Text: t.card.Question, Depth: t.sess.Settings.Depth,
-			Target: a.Target, Remaining: deadline.Sub(now), Strict: t.strict(),
+			Target: a.Target, Remaining: t.clock().Remaining(shown, now, a.Target), Strict: t.strict(),
 		}))
 	case !a.Checked || !t.hasFollowUp():
 		s.render(w, r, http.StatusOK, views.MockReviewPage(s.mockPage(r, "Mock interview"), s.reviewView(r, t)))
@@ -132,14 +130,13 @@ func (s *Server) mockStep(w http.ResponseWriter, r *http.Request) {
 			}
 			shown = now
 		}
-		deadline := shown.Add(a.FollowUpTarget)
-		if t.strict() && !now.Before(deadline) {
+		if t.clock().RanOut(shown, now, a.FollowUpTarget) {
 			s.submitFollowUp(w, r, t, now, a.FollowUpTarget, "")
 			return
 		}
 		s.render(w, r, http.StatusOK, views.MockQuestionPage(s.mockPage(r, "Mock interview: follow-up"), views.MockQuestion{
 			Progress: t.progress(), Card: t.card, Text: t.card.FollowUps[a.FollowUpIndex].Question, FollowUp: true,
-			Depth: t.sess.Settings.Depth, Target: a.FollowUpTarget, Remaining: deadline.Sub(now), Strict: t.strict(),
+			Depth: t.sess.Settings.Depth, Target: a.FollowUpTarget, Remaining: t.clock().Remaining(shown, now, a.FollowUpTarget), Strict: t.strict(),
 		}))
 	default:
 		s.render(w, r, http.StatusOK, views.MockFollowUpReviewPage(s.mockPage(r, "Mock interview"), views.MockFollowUpReview{
@@ -216,19 +213,6 @@ func typedText(r *http.Request) string {
 	return t
 }
 
-// clockUsed is the server's measure of an answer: the time since it was shown. Under a strict
-// clock the answer stops at the target; text arriving after the grace period is dropped.
-func clockUsed(shown, now time.Time, target time.Duration, strict bool, typed string) (time.Duration, bool, string) {
-	used := max(now.Sub(shown), 0)
-	if !strict || used < target {
-		return used, false, typed
-	}
-	if used > target+mockGrace {
-		typed = ""
-	}
-	return target, true, typed
-}
-
 func (s *Server) mockAnswer(w http.ResponseWriter, r *http.Request) {
 	t := s.loadTurn(w, r)
 	if t == nil {
@@ -239,7 +223,7 @@ func (s *Server) mockAnswer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.now()
-	used, expired, typed := clockUsed(t.a.ShownAt, now, t.a.Target, t.strict(), typedText(r))
+	used, expired, typed := t.clock().Used(t.a.ShownAt, now, t.a.Target, typedText(r))
 	s.submitMain(w, r, t, store.MockSubmission{At: now, Used: used, Expired: expired, Typed: typed})
 }
 
@@ -315,7 +299,7 @@ func (s *Server) mockFollowUp(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.now()
-	used, _, typed := clockUsed(a.FollowUpShownAt, now, a.FollowUpTarget, t.strict(), typedText(r))
+	used, _, typed := t.clock().Used(a.FollowUpShownAt, now, a.FollowUpTarget, typedText(r))
 	s.submitFollowUp(w, r, t, now, used, typed)
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/interview"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/web"
 )
@@ -224,17 +225,18 @@ func TestMockStrictExpiryIsServerSide(t *testing.T) {
 
 	// Text posted well after the deadline (past the grace) is dropped; within it, kept.
 	e.get(c, base)
-	e.now = e.now.Add(5*time.Second + mockGrace + time.Second)
+	e.now = e.now.Add(5*time.Second + interview.Grace + time.Second)
 	mustRedirect(t, e, c, base+"/answer", url.Values{"pos": {"1"}, "typed": {"too late"}}, base)
 	s := mockSessionOf(t, e, "ada", base)
 	if a := s.Answers[1]; a.Typed != "" || a.Used != 5*time.Second || !a.Expired {
 		t.Fatalf("late strict answer stored as %+v", a)
 	}
-	used, expired, typed := clockUsed(e.now, e.now.Add(6*time.Second), 5*time.Second, true, "kept")
+	used, expired, typed := interview.Clock{Strict: true}.Used(e.now, e.now.Add(6*time.Second), 5*time.Second, "kept")
 	if used != 5*time.Second || !expired || typed != "kept" {
 		t.Fatalf("within grace: %v %v %q", used, expired, typed)
 	}
-	if used, expired, _ := clockUsed(e.now, e.now.Add(9*time.Second), 5*time.Second, false, "x"); used != 9*time.Second || expired {
+	soft := interview.Clock{}
+	if used, expired, _ := soft.Used(e.now, e.now.Add(9*time.Second), 5*time.Second, "x"); used != 9*time.Second || expired {
 		t.Fatal("a soft clock should record the real time")
 	}
 }
