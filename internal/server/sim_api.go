@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/rehearse/rehearse/internal/rebalance"
+	"github.com/rehearse/rehearse/internal/simrun"
 )
 
 // The API's memory is bounded at each stage: a run holds a slot (simMaxParallel), encoding holds
@@ -44,7 +45,7 @@ func (s *Server) simAPI(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "could not read the request body"})
 		return
 	}
-	sc, err := rebalance.Decode(&buf, s.sim.web)
+	sc, err := rebalance.Decode(&buf, s.sim.Web)
 	if err != nil {
 		writeJSON(w, http.StatusBadRequest, fieldJSON(err))
 		return
@@ -68,7 +69,7 @@ func (s *Server) simBody(r *http.Request, sc rebalance.Scenario, summary bool) (
 		return nil, err
 	}
 	defer s.releaseSim()
-	res, err := s.simResult(r.Context(), sc, s.sim.web, true)
+	res, err := s.simResult(r.Context(), sc, s.sim.Web, true)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +78,7 @@ func (s *Server) simBody(r *http.Request, sc rebalance.Scenario, summary bool) (
 	if summary {
 		v = summarize(res)
 	} else {
-		lw.b.Grow(min(simMaxResponse, 80*resultWeight(res)+64<<10)) // about a segment's JSON each
+		lw.b.Grow(min(simMaxResponse, simrun.ResultBytes(res)+64<<10)) // JSON is about as big as the result in memory
 	}
 	if err := encodeStreaming(lw, v); err != nil {
 		if errors.Is(err, errTooLarge) {

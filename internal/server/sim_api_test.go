@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rehearse/rehearse/internal/rebalance"
+	"github.com/rehearse/rehearse/internal/simrun"
 )
 
 // bigScenario is the largest result found within the web limits (a grid over protocol, members,
@@ -141,8 +142,10 @@ func TestSimAPICachedResultWaitsForSlot(t *testing.T) {
 	if code, _ := postSim(t, e, "", sc); code != http.StatusOK {
 		t.Fatalf("first run: %d", code)
 	}
-	for range simMaxParallel {
-		e.srv.sim.slots <- struct{}{}
+	for range simrun.MaxParallel {
+		if err := e.srv.sim.Acquire(t.Context()); err != nil {
+			t.Fatal(err)
+		}
 	}
 	b, _ := json.Marshal(sc)
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
@@ -152,8 +155,8 @@ func TestSimAPICachedResultWaitsForSlot(t *testing.T) {
 		resp.Body.Close()
 		t.Fatalf("cached result answered %d while every slot was taken", resp.StatusCode)
 	}
-	for range simMaxParallel {
-		<-e.srv.sim.slots
+	for range simrun.MaxParallel {
+		e.srv.sim.Release()
 	}
 	if code, _ := postSim(t, e, "", sc); code != http.StatusOK {
 		t.Fatalf("after the slots freed: %d", code)

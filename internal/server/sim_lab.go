@@ -51,11 +51,11 @@ func (s *Server) renderLab(w http.ResponseWriter, r *http.Request, short string)
 	}
 	v.Form = form
 	status := http.StatusOK
-	labels, scs, ferr := scenariosFromForm(form, s.sim.web)
+	labels, scs, ferr := scenariosFromForm(form, s.sim.Web)
 	if ferr != nil {
 		v.Err, status = ferr, http.StatusUnprocessableEntity
 	} else {
-		cmp, err := s.compare(r.Context(), labels, scs, s.sim.web)
+		cmp, err := s.compare(r.Context(), labels, scs, s.sim.Web)
 		var he *httpError
 		switch {
 		case errors.As(err, &he):

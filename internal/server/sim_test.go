@@ -200,11 +200,11 @@ func TestSimCardResultsAreCached(t *testing.T) {
 	t.Parallel()
 	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
 	_, first := e.get(e.client(), "/cards/sim-join")
-	if n := e.srv.sim.cache.len(); n != 2 {
+	if n := e.srv.sim.Cache.Len(); n != 2 {
 		t.Fatalf("cache holds %d results after one card, want 2", n)
 	}
 	_, again := e.get(e.client(), "/cards/sim-join")
-	if n := e.srv.sim.cache.len(); n != 2 {
+	if n := e.srv.sim.Cache.Len(); n != 2 {
 		t.Fatalf("cache holds %d after a repeat, want 2", n)
 	}
 	a, _ := first.Find("#simulation").Html()
@@ -214,34 +214,8 @@ func TestSimCardResultsAreCached(t *testing.T) {
 	}
 	// The lab asking for the same scenario is served from the same entries.
 	e.get(e.client(), "/sim?preset=consumer-join")
-	if n := e.srv.sim.cache.len(); n != 2 {
+	if n := e.srv.sim.Cache.Len(); n != 2 {
 		t.Errorf("cache holds %d after the lab ran the same preset, want 2", n)
-	}
-}
-
-func TestSimCacheBounded(t *testing.T) {
-	t.Parallel()
-	heavy := &rebalance.Result{Items: make([]string, 60)}
-	c := newSimCache(2, resultBytes(heavy)) // two small ones fit
-	small := &rebalance.Result{Items: []string{"a"}}
-	c.put("a", small)
-	c.put("b", small)
-	c.get("a") // a is now the most recent
-	c.put("c", small)
-	if _, ok := c.get("b"); ok {
-		t.Error("least recently used entry kept past the count bound")
-	}
-	if _, ok := c.get("a"); !ok {
-		t.Error("recently used entry evicted")
-	}
-	big := &rebalance.Result{Items: make([]string, 61)}
-	c.put("big", big)
-	if _, ok := c.get("big"); ok {
-		t.Error("a result heavier than the whole cache was kept")
-	}
-	c.put("heavy", heavy)
-	if c.len() != 1 || c.weight != resultBytes(heavy) {
-		t.Errorf("after a heavy entry: len %d weight %d, want 1 and %d", c.len(), c.weight, resultBytes(heavy))
 	}
 }
 
@@ -466,7 +440,7 @@ func TestSimEveryContentCard(t *testing.T) {
 func TestSimOverBudget(t *testing.T) {
 	t.Parallel()
 	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
-	e.srv.sim.web.MaxSteps = 1 // every run is over budget at its first step
+	e.srv.sim.Web.MaxSteps = 1 // every run is over budget at its first step
 	resp, doc := e.get(e.client(), labQuery("p", "eager"))
 	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(doc.Find("#form-error").Text(), "computing time") {
 		t.Errorf("lab over budget: %d %q", resp.StatusCode, doc.Find("#form-error").Text())
@@ -483,7 +457,7 @@ func TestSimOverBudget(t *testing.T) {
 	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(msg.Error, "rehearse sim") {
 		t.Errorf("API over budget: %d %q", r.StatusCode, msg.Error)
 	}
-	if n := e.srv.sim.cache.len(); n != 0 {
+	if n := e.srv.sim.Cache.Len(); n != 0 {
 		t.Errorf("a failed run was cached (%d entries)", n)
 	}
 }

@@ -28,8 +28,8 @@ func whatIfAsked(r *http.Request) bool {
 // the query was refused; the form wi then carries the card's numbers and the refusal. Only an
 // internal failure is an error.
 func (s *Server) whatIf(ctx context.Context, get func(string) string, action string, labels []string, scs []rebalance.Scenario) (cmp views.SimComparison, wi *views.SimWhatIf, ran bool, err error) {
-	wi = views.NewWhatIf(action, scs[0], get, s.sim.web)
-	w, asked, perr := rebalance.ParseWhatIf(get, s.sim.web)
+	wi = views.NewWhatIf(action, scs[0], get, s.sim.Web)
+	w, asked, perr := rebalance.ParseWhatIf(get, s.sim.Web)
 	if !asked {
 		return cmp, wi, false, nil
 	}
@@ -55,14 +55,14 @@ func (s *Server) whatIf(ctx context.Context, get func(string) string, action str
 		a, err := w.Apply(sc)
 		if err == nil {
 			a = a.WithDefaults()
-			err = a.Validate(s.sim.web) // the API's bounds, not the card's
+			err = a.Validate(s.sim.Web) // the API's bounds, not the card's
 		}
 		if err != nil {
 			return refuse(err)
 		}
 		alt[i] = a
 	}
-	cmp, err = s.compare(ctx, labels, alt, s.sim.web)
+	cmp, err = s.compare(ctx, labels, alt, s.sim.Web)
 	if err != nil {
 		var se *httpError
 		if errors.As(err, &se) && se.status < 500 {

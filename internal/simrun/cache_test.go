@@ -1,4 +1,4 @@
-package server
+package simrun
 
 import (
 	"context"
@@ -29,7 +29,7 @@ func heapNow() uint64 {
 	return m.HeapAlloc
 }
 
-// resultBytes counts what a result really holds: checked against the heap a real run keeps,
+// ResultBytes counts what a result really holds: checked against the heap a real run keeps,
 // it may overcount somewhat but never count much less.
 func TestResultBytesMatchesTheHeap(t *testing.T) {
 	before := heapNow()
@@ -38,13 +38,13 @@ func TestResultBytesMatchesTheHeap(t *testing.T) {
 		t.Fatal(err)
 	}
 	held := float64(heapNow()) - float64(before)
-	est := float64(resultBytes(res))
-	t.Logf("%d rounds: heap %.1f MB, resultBytes %.1f MB", len(res.Rounds), held/1e6, est/1e6)
+	est := float64(ResultBytes(res))
+	t.Logf("%d rounds: heap %.1f MB, ResultBytes %.1f MB", len(res.Rounds), held/1e6, est/1e6)
 	if held < 1e6 {
 		t.Fatalf("the scenario holds only %.1f MB: not the heavy shape this test needs", held/1e6)
 	}
 	if est < 0.85*held || est > 2.5*held {
-		t.Errorf("resultBytes %.1f MB for a result holding %.1f MB of heap", est/1e6, held/1e6)
+		t.Errorf("ResultBytes %.1f MB for a result holding %.1f MB of heap", est/1e6, held/1e6)
 	}
 	runtime.KeepAlive(res)
 }
@@ -53,22 +53,48 @@ func TestResultBytesMatchesTheHeap(t *testing.T) {
 // it keeps stays near its byte bound (the audit's 40 API runs left 530 MB against 256 MiB).
 func TestSimCacheFilledStaysWithinItsBytes(t *testing.T) {
 	const bound = 16 << 20
-	c := newSimCache(1000, bound)
+	c := NewCache(1000, bound)
 	before := heapNow()
 	for seed := range int64(12) {
 		res, err := rebalance.Run(context.Background(), roundHeavy(seed+10), rebalance.WebLimits)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.put(fmt.Sprint(seed), res)
+		c.Put(fmt.Sprint(seed), res)
 	}
 	held := float64(heapNow()) - float64(before)
-	t.Logf("cache of %d results: heap %.1f MB for a bound of %d MB", c.len(), held/1e6, bound>>20)
-	if c.len() < 2 {
-		t.Fatalf("the cache kept %d results: too few to test the bound", c.len())
+	t.Logf("cache of %d results: heap %.1f MB for a bound of %d MB", c.Len(), held/1e6, bound>>20)
+	if c.Len() < 2 {
+		t.Fatalf("the cache kept %d results: too few to test the bound", c.Len())
 	}
 	if held > 1.2*bound {
 		t.Errorf("the cache keeps %.1f MB of heap; its bound is %d MB", held/1e6, bound>>20)
 	}
 	runtime.KeepAlive(c)
+}
+
+func TestSimCacheBounded(t *testing.T) {
+	t.Parallel()
+	heavy := &rebalance.Result{Items: make([]string, 60)}
+	c := NewCache(2, ResultBytes(heavy)) // two small ones fit
+	small := &rebalance.Result{Items: []string{"a"}}
+	c.Put("a", small)
+	c.Put("b", small)
+	c.Get("a") // a is now the most recent
+	c.Put("c", small)
+	if _, ok := c.Get("b"); ok {
+		t.Error("least recently used entry kept past the count bound")
+	}
+	if _, ok := c.Get("a"); !ok {
+		t.Error("recently used entry evicted")
+	}
+	big := &rebalance.Result{Items: make([]string, 61)}
+	c.Put("big", big)
+	if _, ok := c.Get("big"); ok {
+		t.Error("a result heavier than the whole cache was kept")
+	}
+	c.Put("heavy", heavy)
+	if c.Len() != 1 || c.weight != ResultBytes(heavy) {
+		t.Errorf("after a heavy entry: len %d weight %d, want 1 and %d", c.Len(), c.weight, ResultBytes(heavy))
+	}
 }
