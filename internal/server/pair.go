@@ -28,6 +28,7 @@ func (s *Server) pairRoutes(r chi.Router) {
 		r.Get("/pair/{code}", s.pairPage)
 		r.Post("/pair/{code}/start", s.pairStart)
 		r.Post("/pair/{code}/finish", s.pairFinish)
+		r.Post("/pair/{code}/cancel", s.pairCancel)
 		r.Get("/pair/{code}/events", s.pairEvents) // pairevents.go
 	})
 }
@@ -269,6 +270,24 @@ func (s *Server) pairFinish(w http.ResponseWriter, r *http.Request) {
 	}
 	n, _ := rand.Int(rand.Reader, big.NewInt(1<<31))
 	if err := s.db.FinishPair(r.Context(), *sess, n.Int64()); err != nil && !errors.Is(err, store.ErrConflict) {
+		s.fail(w, r, err)
+		return
+	}
+	s.pairs.Changed(sess.Code)
+	http.Redirect(w, r, "/pair/"+sess.Code, http.StatusSeeOther)
+}
+
+func (s *Server) pairCancel(w http.ResponseWriter, r *http.Request) {
+	sess, role, ok := s.pairFor(w, r)
+	if !ok {
+		return
+	}
+	from := sess.State
+	if err := sess.Cancel(userFrom(r.Context()).ID, s.now()); err != nil {
+		s.pairRefused(w, r, sess, role, err)
+		return
+	}
+	if err := s.db.SavePair(r.Context(), *sess, from); err != nil && !errors.Is(err, store.ErrConflict) {
 		s.fail(w, r, err)
 		return
 	}

@@ -158,3 +158,26 @@ func TestPairInterviewFlow(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func TestPairCancel(t *testing.T) {
+	e := newEnv(t, Config{})
+	ada := e.signedIn("ada", store.RoleMember)
+	bob := e.signedIn("bob", store.RoleMember)
+	eve := e.signedIn("eve", store.RoleMember)
+	bobUser, _ := e.db.UserByName(context.Background(), "bob")
+	resp, _ := e.post(ada, "/pair", url.Values{"candidate": {itoa(bobUser.ID)}, "card": {"sample-eager"}})
+	path := resp.Header.Get("Location")
+	if resp, _ := e.post(eve, path+"/cancel", nil); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("an outsider cancels: %d", resp.StatusCode)
+	}
+	if resp, _ := e.post(bob, path+"/cancel", nil); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("the candidate cancels: %d", resp.StatusCode)
+	}
+	_, doc := e.get(ada, path)
+	if doc.Find("#pair-state").AttrOr("data-state", "") != "cancelled" || doc.Find("#pair-start, #pair-cancel").Length() != 0 {
+		t.Fatalf("after cancelling: %q", doc.Find("#pair-state").Text())
+	}
+	if resp, _ := e.post(ada, path+"/start", nil); resp.StatusCode != http.StatusConflict {
+		t.Fatalf("starting a cancelled session: %d", resp.StatusCode)
+	}
+}
