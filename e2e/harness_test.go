@@ -266,7 +266,7 @@ func Browser(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Contex
 		parent = actx
 	}
 	ctx, cancelC := chromedp.NewContext(parent, opts...)
-	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	ctx, cancelT := context.WithTimeout(ctx, 6*time.Minute)
 	t.Cleanup(func() { cancelT(); cancelC() })
 	openTab(t, ctx) // and starts a browser of its own
 	return ctx
