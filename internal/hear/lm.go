@@ -210,28 +210,6 @@ func writeDict(w io.Writer, prons map[string][]string) error {
 	return bw.Flush()
 }
 
-// splitSentences splits text at sentence ends, colons, semicolons and line breaks; a dot inside
-// a name ("session.timeout.ms", "3.1") does not split.
-func splitSentences(text string) []string {
-	var out []string
-	rs := []rune(text)
-	start := 0
-	for i, r := range rs {
-		end := r == '\n' || r == '!' || r == '?' || r == ';' || r == ':' || r == '(' || r == ')' ||
-			(r == '.' && (i+1 == len(rs) || unicode.IsSpace(rs[i+1])))
-		if end {
-			if s := strings.TrimSpace(string(rs[start:i])); s != "" {
-				out = append(out, s)
-			}
-			start = i + 1
-		}
-	}
-	if s := strings.TrimSpace(string(rs[start:])); s != "" {
-		out = append(out, s)
-	}
-	return out
-}
-
 // splitCamel puts a space inside camel-case names: "onPartitionsRevoked" → "on Partitions Revoked".
 func splitCamel(text string) string {
 	rs := []rune(text)

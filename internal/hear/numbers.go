@@ -3,6 +3,8 @@ package hear
 import (
 	"strconv"
 	"strings"
+
+	"github.com/rehearse/rehearse/internal/interview"
 )
 
 // The recogniser only knows words, so digits in a card ("KIP-848", "3.1") are given to it as
@@ -198,7 +200,7 @@ func hundreds(ws []string, group func([]string) (int, int)) (int, int) {
 // and digits become number words (each way of saying them when alt is set, else the first).
 func spokenTokens(text string, alt bool) [][]string {
 	var out [][]string
-	for _, sentence := range splitSentences(text) {
+	for _, sentence := range interview.SplitSentences(text, ":()") {
 		var ws []string
 		var extra [][]string
 		for _, f := range strings.FieldsFunc(splitCamel(sentence), func(r rune) bool {

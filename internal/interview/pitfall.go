@@ -23,7 +23,7 @@ func CheckPitfall(pitfall, typed string) PitfallCheck {
 	if omission[first] {
 		return PitfallCheck{}
 	}
-	sentences := splitSentences(typed)
+	sentences := SplitSentences(typed, "")
 	claim, _, _ := strings.Cut(pitfall, ": ")
 	// A quoted phrase of one word ("sticky") would flag far too often: use terms instead.
 	if phrase := plainCanons(quoted(claim)); len(phrase) >= 2 {

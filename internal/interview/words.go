@@ -200,14 +200,14 @@ func undouble(w string) string {
 	return w
 }
 
-// splitSentences splits at sentence ends (., !, ? followed by space or end) and line breaks;
-// dots inside names such as "session.timeout.ms" do not split.
-func splitSentences(text string) []string {
+// SplitSentences splits at sentence ends (., !, ? followed by space or end), semicolons, line
+// breaks and any rune in more; dots inside names such as "session.timeout.ms" do not split.
+func SplitSentences(text, more string) []string {
 	var out []string
 	start := 0
 	rs := []rune(text)
 	for i, r := range rs {
-		end := r == '\n' || r == '!' || r == '?' || r == ';' ||
+		end := r == '\n' || r == '!' || r == '?' || r == ';' || strings.ContainsRune(more, r) ||
 			(r == '.' && (i+1 == len(rs) || unicode.IsSpace(rs[i+1])))
 		if end {
 			if s := strings.TrimSpace(string(rs[start:i])); s != "" {
