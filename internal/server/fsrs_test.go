@@ -153,6 +153,9 @@ func TestFitToMyReviews(t *testing.T) {
 	if w[2] < 4 {
 		t.Errorf("fitted w2 = %v, want it well above the default %v", w[2], srs.DefaultParams[2])
 	}
+	// The page that first said "applied" may have loaded the user before the fit finished (the
+	// session and the fit are read apart), so look again now that the weights are stored.
+	_, doc = e.get(c, "/settings")
 	if doc.Find("#fit-revert").Length() == 0 {
 		t.Fatal("no revert button with fitted weights in use")
 	}
