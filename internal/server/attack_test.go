@@ -23,7 +23,7 @@ import (
 func requestSeries(t *testing.T, s *Server) int {
 	t.Helper()
 	var b bytes.Buffer
-	s.metrics.write(&b)
+	s.metrics.Write(&b)
 	n := 0
 	for line := range strings.Lines(b.String()) {
 		if strings.HasPrefix(line, "rehearse_http_requests_total{") || strings.HasPrefix(line, "rehearse_http_request_duration_seconds_count{") {

@@ -44,9 +44,9 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.render(w, r, http.StatusForbidden, views.Login(s.page(r, "Log in"), form))
 		return
 	}
-	// The attempt is counted before any password is hashed (ratelimit.go), whether or not the
+	// The attempt is counted before any password is hashed (auth.LoginLimiter), whether or not the
 	// account exists, so the answer reveals nothing and parallel guesses are counted too.
-	attempt, wait := s.limiter.begin(s.now(), name, s.clientAddr(r))
+	attempt, wait := s.limiter.Begin(s.now(), name, s.clientAddr(r))
 	if attempt == nil {
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
 		form.Err = &views.FormError{Form: tooManyMessage(wait)}
@@ -69,17 +69,17 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		err = s.hasher.CheckDummy(r.Context(), password)
 	}
 	if errors.Is(err, auth.ErrMismatch) {
-		attempt.failed()
+		attempt.Failed()
 		form.Err = &views.FormError{Form: "Wrong username or password."}
 		s.render(w, r, http.StatusUnauthorized, views.Login(s.page(r, "Log in"), form))
 		return
 	}
 	if err != nil {
-		attempt.cancel() // never checked: not the visitor's failure
+		attempt.Cancel() // never checked: not the visitor's failure
 		s.fail(w, r, err)
 		return
 	}
-	attempt.succeeded()
+	attempt.Succeeded()
 	if err := s.startSession(w, r, u); err != nil {
 		s.fail(w, r, err)
 		return

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/store"
 )
 
@@ -62,7 +63,7 @@ func TestCurrentPasswordChecksThrottled(t *testing.T) {
 	e, _ := editableEnv(t)
 	c := e.signedIn("ada", store.RoleMember)
 	var last int
-	for i := range loginFailsPerPair + 1 {
+	for i := range auth.LoginFailsPerPair + 1 {
 		form := url.Values{"current": {"guess " + string(rune('a'+i))}, "password": {"a new long passphrase"}, "password2": {"a new long passphrase"}}
 		if i%2 == 1 {
 			form = url.Values{"name": {"ci"}, "password": {"guess " + string(rune('a'+i))}}
@@ -73,11 +74,11 @@ func TestCurrentPasswordChecksThrottled(t *testing.T) {
 		}
 		resp, _ := e.post(c, path, form)
 		last = resp.StatusCode
-		if i < loginFailsPerPair && last != http.StatusUnprocessableEntity {
+		if i < auth.LoginFailsPerPair && last != http.StatusUnprocessableEntity {
 			t.Fatalf("guess %d: %d, want 422", i+1, last)
 		}
 	}
 	if last != http.StatusTooManyRequests {
-		t.Errorf("guess %d: %d, want 429", loginFailsPerPair+1, last)
+		t.Errorf("guess %d: %d, want 429", auth.LoginFailsPerPair+1, last)
 	}
 }

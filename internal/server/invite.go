@@ -176,7 +176,7 @@ func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.InfoContext(r.Context(), "password reset through a link", "user", u.Username)
-	s.limiter.clearAccount(u.Username)
+	s.limiter.ClearAccount(u.Username)
 	if err := s.startSession(w, r, u); err != nil {
 		s.fail(w, redacted(r), err)
 		return

@@ -4,10 +4,27 @@ import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
+
+	"github.com/rehearse/rehearse/internal/appmetrics"
 )
 
 // MetricsHandler serves this server's Prometheus series (for the separate metrics listener).
-func (s *Server) MetricsHandler() http.Handler { return s.metrics.handler() }
+func (s *Server) MetricsHandler() http.Handler { return s.metrics.Handler() }
+
+// newMetrics builds the server's series over its deck; reloads are counted by a deck holder
+// that reloads (SIGHUP reloads never pass through a handler).
+func newMetrics(decks DeckSource) *appmetrics.Metrics {
+	var reloads func() (ok, failed int64)
+	if rc, ok := decks.(interface{ ReloadCounts() (ok, failed int64) }); ok {
+		reloads = rc.ReloadCounts
+	}
+	return appmetrics.New(func() int {
+		if d := decks.Deck(); d != nil {
+			return d.Len()
+		}
+		return 0
+	}, reloads)
+}
 
 // routeLabel is the matched route pattern: a closed set, fixed when the router is built. The
 // metrics count requests by it, never by the raw path, so the number of series stays bounded
@@ -28,17 +45,6 @@ func methodLabel(m string) string {
 		return m
 	}
 	return "OTHER"
-}
-
-// statusLabel keeps the code label to real HTTP status codes (100-599).
-func statusLabel(status int) int {
-	switch {
-	case status == 0:
-		return http.StatusOK
-	case status < 100 || status > 599:
-		return 0
-	}
-	return status
 }
 
 // metricsPage serves /metrics to admins when no separate metrics address is configured.

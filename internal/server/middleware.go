@@ -46,7 +46,7 @@ func (s *Server) frame(next http.Handler) http.Handler {
 		s.serveRecovering(rw, r, next)
 		took, route := time.Since(start), routeLabel(r)
 		s.logRequest(r, rw, route, took)
-		s.metrics.observeRequest(route, methodLabel(r.Method), rw.code(), took)
+		s.metrics.ObserveRequest(route, methodLabel(r.Method), rw.code(), took)
 	})
 }
 

@@ -1,8 +1,11 @@
 package server
 
 import (
+	"net/netip"
 	"sync"
 	"time"
+
+	"github.com/rehearse/rehearse/internal/auth"
 )
 
 // windowLimiter lets each key (a client address) do something n times per window, for
@@ -17,13 +20,19 @@ type windowLimiter struct {
 	keys map[string]windowCount
 }
 
+// windowMaxKeys bounds the addresses remembered at once.
+const windowMaxKeys = 50000
+
+// addrBucket is the key of a client address (auth.AddrBucket: IPv6 clients by their /64).
+func addrBucket(a netip.Addr) string { return auth.AddrBucket(a) }
+
 type windowCount struct {
 	start time.Time
 	n     int
 }
 
 func newWindowLimiter(n int, window time.Duration) *windowLimiter {
-	return &windowLimiter{n: n, window: window, maxKeys: limiterMaxKeys, keys: map[string]windowCount{}}
+	return &windowLimiter{n: n, window: window, maxKeys: windowMaxKeys, keys: map[string]windowCount{}}
 }
 
 // allow counts one action for key, or refuses it with how long until the key's window ends.

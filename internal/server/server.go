@@ -14,6 +14,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/rehearse/rehearse/internal/appmetrics"
 	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/cardwrite"
 	"github.com/rehearse/rehearse/internal/deck"
@@ -90,9 +91,7 @@ type Server struct {
 	setupDone atomic.Bool // true once any user exists: the setup page closes for good
 
 	hasher  *auth.Hasher
-	limiter *loginLimiter     // ratelimit.go: failed logins per account and address
 	shares  *windowLimiter    // ratewindow.go: short links made per address
-	metrics *appMetrics       // metrics_prom.go: this server's Prometheus registry
 	ready   readyState        // ready.go: the last /readyz probe
 	sim     simState          // sim.go
 	figures figureCache       // cardcache.go: rendered card simulation figures
@@ -100,6 +99,9 @@ type Server struct {
 	uploads uploadLimiter     // transcripts.go: recent uploads per user
 	anki    ankiStages        // anki.go: Anki imports previewed and waiting for their save
 	pairs   *pair.Hub         // pair.go: wakes the open screens of a pair interview
+
+	limiter *auth.LoginLimiter  // failed logins per account and address
+	metrics *appmetrics.Metrics // this server's Prometheus series
 }
 
 // New builds a server. now may be nil (time.Now).
@@ -114,7 +116,7 @@ func New(cfg Config, db *store.DB, decks DeckSource, assets *web.Assets, log *sl
 		cfg.Hasher = auth.NewHasher(auth.Production, hashSlots, hashWait)
 	}
 	s := &Server{cfg: cfg, db: db, decks: decks, log: log, assets: assets, now: now,
-		hasher: cfg.Hasher, limiter: newLoginLimiter(), shares: newWindowLimiter(simSharesPerHour, time.Hour), metrics: newMetrics(decks)}
+		hasher: cfg.Hasher, limiter: auth.NewLoginLimiter(), shares: newWindowLimiter(simSharesPerHour, time.Hour), metrics: newMetrics(decks)}
 	if cfg.RecordingQuota == 0 {
 		s.cfg.RecordingQuota = DefaultRecordingQuota
 	}

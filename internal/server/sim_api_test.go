@@ -105,7 +105,7 @@ func TestSimAPISingleflight(t *testing.T) {
 	e := newSimEnv(t, os.DirFS("testdata/simdeck"))
 	runs := func() uint64 {
 		var b bytes.Buffer
-		e.srv.metrics.write(&b)
+		e.srv.metrics.Write(&b)
 		for line := range strings.Lines(b.String()) {
 			if v, ok := strings.CutPrefix(line, "rehearse_simulation_run_seconds_count "); ok {
 				n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)

@@ -81,11 +81,11 @@ func (s *Server) revokeToken(w http.ResponseWriter, r *http.Request) {
 }
 
 // checkOwnPassword checks the signed-in user's password for an action that needs it, counted
-// by the login limiter like a login (ratelimit.go), so a stolen session cannot guess it at
+// by the login limiter like a login (auth.LoginLimiter), so a stolen session cannot guess it at
 // speed. status is 0 when it matches, else 429 or 422 with the message to show.
 func (s *Server) checkOwnPassword(w http.ResponseWriter, r *http.Request, password string) (status int, msg string, err error) {
 	u := userFrom(r.Context())
-	attempt, wait := s.limiter.begin(s.now(), u.Username, s.clientAddr(r))
+	attempt, wait := s.limiter.Begin(s.now(), u.Username, s.clientAddr(r))
 	if attempt == nil {
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
 		return http.StatusTooManyRequests, tooManyMessage(wait), nil
@@ -93,13 +93,13 @@ func (s *Server) checkOwnPassword(w http.ResponseWriter, r *http.Request, passwo
 	err = s.hasher.Check(r.Context(), u.PasswordHash, password)
 	switch {
 	case errors.Is(err, auth.ErrMismatch):
-		attempt.failed()
+		attempt.Failed()
 		return http.StatusUnprocessableEntity, "This is not your current password.", nil
 	case err != nil:
-		attempt.cancel()
+		attempt.Cancel()
 		return 0, "", err
 	}
-	attempt.succeeded()
+	attempt.Succeeded()
 	return 0, "", nil
 }
 

@@ -1,4 +1,4 @@
-package server
+package appmetrics
 
 import (
 	"bytes"
@@ -14,16 +14,15 @@ import (
 // parser must take all of it, each family typed, with the values the server counted.
 func TestMetricsParseAsPrometheusText(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{})
-	m := e.srv.metrics
-	m.observeRequest("/cards/{id}", http.MethodGet, http.StatusOK, 3*time.Millisecond)
-	m.observeRequest("/cards/{id}", http.MethodGet, http.StatusOK, 30*time.Millisecond)
-	m.observeRequest(`/odd"route\`, "OTHER", 0, time.Millisecond) // escaped, and 0 counted as 200
+	m := New(func() int { return 42 }, func() (int64, int64) { return 3, 1 })
+	m.ObserveRequest("/cards/{id}", http.MethodGet, http.StatusOK, 3*time.Millisecond)
+	m.ObserveRequest("/cards/{id}", http.MethodGet, http.StatusOK, 30*time.Millisecond)
+	m.ObserveRequest(`/odd"route\`, "OTHER", 0, time.Millisecond) // escaped, and 0 counted as 200
 	m.AnswerRecorded()
 	m.MockStarted()
 	m.SimulationRan(time.Millisecond)
 	var b bytes.Buffer
-	m.write(&b)
+	m.Write(&b)
 	p := expfmt.NewTextParser(model.UTF8Validation)
 	fams, err := p.TextToMetricFamilies(&b)
 	if err != nil {
@@ -65,10 +64,14 @@ func TestMetricsParseAsPrometheusText(t *testing.T) {
 	if v := fams["rehearse_answers_recorded_total"].GetMetric()[0].GetCounter().GetValue(); v != 1 {
 		t.Errorf("answers recorded %g, want 1", v)
 	}
-	if v := fams["rehearse_deck_cards"].GetMetric()[0].GetGauge().GetValue(); v != float64(e.srv.deck().Len()) {
-		t.Errorf("deck cards %g, want %d", v, e.srv.deck().Len())
+	if v := fams["rehearse_deck_cards"].GetMetric()[0].GetGauge().GetValue(); v != 42 {
+		t.Errorf("deck cards %g, want 42", v)
 	}
-	if n := len(fams["rehearse_deck_reloads_total"].GetMetric()); n != 2 {
-		t.Errorf("%d reload series, want ok and failed", n)
+	reloads := map[string]float64{}
+	for _, s := range fams["rehearse_deck_reloads_total"].GetMetric() {
+		reloads[s.GetLabel()[0].GetValue()] = s.GetCounter().GetValue()
+	}
+	if len(reloads) != 2 || reloads["ok"] != 3 || reloads["failed"] != 1 {
+		t.Errorf("reload series %v, want ok 3 and failed 1", reloads)
 	}
 }

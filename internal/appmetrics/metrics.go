@@ -1,4 +1,7 @@
-package server
+// Package appmetrics holds every series Rehearse exports, in the Prometheus text format
+// (VictoriaMetrics/metrics writes it): requests by route, method and code, answers, mock
+// sessions, simulation runs, the deck, and the Go runtime's and the process's own series.
+package appmetrics
 
 import (
 	"bytes"
@@ -13,9 +16,9 @@ import (
 	"github.com/VictoriaMetrics/metrics"
 )
 
-// appMetrics is every series Rehearse exports, in the Prometheus text format. It is a set of its
-// own per server (not the library's default), so tests can build many servers side by side.
-type appMetrics struct {
+// Metrics is one server's series. It is a set of its own (not the library's default), so tests
+// can build many servers side by side.
+type Metrics struct {
 	set        *metrics.Set
 	answers    *metrics.Counter
 	simSeconds *metrics.PrometheusHistogram
@@ -38,21 +41,18 @@ type reqSeries struct {
 	duration *metrics.PrometheusHistogram
 }
 
-// reloadCounter is what a reloadable deck reports for the reload counters.
-type reloadCounter interface {
-	ReloadCounts() (ok, failed int64)
-}
-
 // requestBuckets are the request-duration histogram's upper bounds, in seconds.
 var requestBuckets = []float64{.001, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5}
 
-// newMetrics builds the series of one server; the deck's series read decks at scrape time.
-func newMetrics(decks DeckSource) *appMetrics {
+// New builds the series of one server. cards and reloads are read at scrape time: the cards
+// in the deck served, and the deck reloads that succeeded and failed (reloads may be nil when
+// the deck never reloads).
+func New(cards func() int, reloads func() (ok, failed int64)) *Metrics {
 	// TYPE lines, so Prometheus knows the counters and histograms (the library's switch is
 	// process-wide, and every set here wants them).
 	metrics.ExposeMetadata(true)
 	s := metrics.NewSet()
-	m := &appMetrics{
+	m := &Metrics{
 		set:        s,
 		answers:    s.NewCounter("rehearse_answers_recorded_total"),
 		simSeconds: s.NewPrometheusHistogramExt("rehearse_simulation_run_seconds", []float64{0.0005, 0.002, 0.008, 0.032, 0.128, 0.512, 2.048, 8.192}),
@@ -60,18 +60,12 @@ func newMetrics(decks DeckSource) *appMetrics {
 		finished: s.NewCounter("rehearse_mock_sessions_total" + labels("event", "finished")),
 		started:  s.NewCounter("rehearse_mock_sessions_total" + labels("event", "started")),
 	}
-	s.NewGauge("rehearse_deck_cards", func() float64 {
-		if d := decks.Deck(); d != nil {
-			return float64(d.Len())
-		}
-		return 0
-	})
+	s.NewGauge("rehearse_deck_cards", func() float64 { return float64(cards()) })
 	// Reloads are counted by the deck holder (SIGHUP reloads never pass through a handler).
-	rc, _ := decks.(reloadCounter)
 	s.RegisterMetricsWriter(func(w io.Writer) {
 		var ok, failed int64
-		if rc != nil {
-			ok, failed = rc.ReloadCounts()
+		if reloads != nil {
+			ok, failed = reloads()
 		}
 		// One HELP and TYPE for the family: WriteCounterUint64 would repeat them per series,
 		// which Prometheus's parser refuses.
@@ -103,18 +97,20 @@ func labels(pairs ...string) string {
 var labelEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 
 // AnswerRecorded counts one study rating (the study feature calls it after storing a review).
-func (m *appMetrics) AnswerRecorded() { m.answers.Inc() }
+func (m *Metrics) AnswerRecorded() { m.answers.Inc() }
 
 // MockStarted counts a mock-interview session that began.
-func (m *appMetrics) MockStarted() { m.started.Inc() }
+func (m *Metrics) MockStarted() { m.started.Inc() }
 
 // MockFinished counts a mock-interview session that was completed and scored.
-func (m *appMetrics) MockFinished() { m.finished.Inc() }
+func (m *Metrics) MockFinished() { m.finished.Inc() }
 
 // SimulationRan records how long one simulation run took.
-func (m *appMetrics) SimulationRan(d time.Duration) { m.simSeconds.Update(d.Seconds()) }
+func (m *Metrics) SimulationRan(d time.Duration) { m.simSeconds.Update(d.Seconds()) }
 
-func (m *appMetrics) observeRequest(route, method string, status int, d time.Duration) {
+// ObserveRequest counts one request and its duration; route and method must come from closed
+// sets (the router's patterns, the standard methods), so the number of series stays bounded.
+func (m *Metrics) ObserveRequest(route, method string, status int, d time.Duration) {
 	k := requestKey{route, method, statusLabel(status)}
 	m.seriesMu.RLock()
 	rs, ok := m.series[k]
@@ -135,20 +131,33 @@ func (m *appMetrics) observeRequest(route, method string, status int, d time.Dur
 	rs.duration.Update(d.Seconds())
 }
 
-// write puts every series in w: this server's, then the Go runtime's and the process's (with
+// Write puts every series in w: this server's, then the Go runtime's and the process's (with
 // its open and allowed file descriptors, as Prometheus's client had them).
-func (m *appMetrics) write(w io.Writer) {
+func (m *Metrics) Write(w io.Writer) {
 	m.set.WritePrometheus(w)
 	metrics.WriteProcessMetrics(w)
 	metrics.WriteFDMetrics(w)
 }
 
-func (m *appMetrics) handler() http.Handler {
+// Handler serves the series.
+func (m *Metrics) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var b bytes.Buffer
-		m.write(&b)
+		m.Write(&b)
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
 		w.Write(b.Bytes())
 	})
+}
+
+// statusLabel keeps the code label to real HTTP status codes (100-599); 0 is a handler that
+// wrote nothing, which net/http answers with 200.
+func statusLabel(status int) int {
+	switch {
+	case status == 0:
+		return http.StatusOK
+	case status < 100 || status > 599:
+		return 0
+	}
+	return status
 }

@@ -1,13 +1,15 @@
-package server
+package auth
 
 import (
 	"net/netip"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
-// Login throttling (docs/operations.md, "Login throttling"). Attempts are counted when they
+// Login throttling (docs/operations.md, "Login throttling"), for password logins and for the
+// actions that ask for the password again. Attempts are counted when they
 // start, before the password is hashed, so concurrent guesses cannot all slip through while
 // the first ones are still being checked. Three keys:
 //   - (account, address): a few failures, then that address waits for that account only;
@@ -16,36 +18,37 @@ import (
 //     get one attempt per slowGap. Addresses that have not failed on it are never held back
 //     by the account, so an attacker cannot keep a known user out.
 const (
-	loginWindow       = 15 * time.Minute
-	loginFailsPerPair = 5
-	loginFailsPerAddr = 30
+	LoginWindow       = 15 * time.Minute
+	LoginFailsPerPair = 5
+	LoginFailsPerAddr = 30
 	loginFailsHot     = 10 // account failures in the window that make it hot
-	loginSlowGap      = time.Minute
+	LoginSlowGap      = time.Minute
 	limiterMaxKeys    = 50000 // beyond this, stale keys are swept on the next attempt
 )
 
-// loginLimiter remembers recent login attempts in memory (a restart forgets them, which is
+// LoginLimiter remembers recent login attempts in memory (a restart forgets them, which is
 // fine for throttling; the data-directory lock keeps it to one server per database).
-type loginLimiter struct {
+type LoginLimiter struct {
 	mu       sync.Mutex
 	fails    map[string][]time.Time // key -> attempt times in the window, oldest first
 	lastSlow map[string]time.Time   // pair key -> last attempt let through while its account was hot
 }
 
-func newLoginLimiter() *loginLimiter {
-	return &loginLimiter{fails: map[string][]time.Time{}, lastSlow: map[string]time.Time{}}
+// NewLoginLimiter starts with no attempts remembered.
+func NewLoginLimiter() *LoginLimiter {
+	return &LoginLimiter{fails: map[string][]time.Time{}, lastSlow: map[string]time.Time{}}
 }
 
-// loginAttempt is one counted attempt; the caller settles it once the password was checked.
-type loginAttempt struct {
-	l    *loginLimiter
+// LoginAttempt is one counted attempt; the caller settles it once the password was checked.
+type LoginAttempt struct {
+	l    *LoginLimiter
 	at   time.Time
 	keys [3]string // pair, address, account
 }
 
-// addrBucket is the address as the limiter sees it: IPv6 clients by their /64, since one host
+// AddrBucket is the address as the limiter sees it: IPv6 clients by their /64, since one host
 // usually holds a whole /64.
-func addrBucket(a netip.Addr) string {
+func AddrBucket(a netip.Addr) string {
 	if a.Is6() && !a.Is4In6() {
 		p, _ := a.Prefix(64)
 		return p.String()
@@ -53,10 +56,10 @@ func addrBucket(a netip.Addr) string {
 	return a.Unmap().String()
 }
 
-// begin counts an attempt for account from addr, or refuses it with how long to wait.
-func (l *loginLimiter) begin(now time.Time, account string, addr netip.Addr) (*loginAttempt, time.Duration) {
+// Begin counts an attempt for account from addr, or refuses it with how long to wait.
+func (l *LoginLimiter) Begin(now time.Time, account string, addr netip.Addr) (*LoginAttempt, time.Duration) {
 	acc := accountKey(account)
-	a := "a:" + addrBucket(addr)
+	a := "a:" + AddrBucket(addr)
 	pair := acc + "|" + a
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -64,17 +67,17 @@ func (l *loginLimiter) begin(now time.Time, account string, addr netip.Addr) (*l
 		l.sweep(now)
 	}
 	var wait time.Duration
-	if list := l.recent(pair, now); len(list) >= loginFailsPerPair {
-		wait = max(wait, list[len(list)-loginFailsPerPair].Add(loginWindow).Sub(now))
+	if list := l.recent(pair, now); len(list) >= LoginFailsPerPair {
+		wait = max(wait, list[len(list)-LoginFailsPerPair].Add(LoginWindow).Sub(now))
 	}
-	if list := l.recent(a, now); len(list) >= loginFailsPerAddr {
-		wait = max(wait, list[len(list)-loginFailsPerAddr].Add(loginWindow).Sub(now))
+	if list := l.recent(a, now); len(list) >= LoginFailsPerAddr {
+		wait = max(wait, list[len(list)-LoginFailsPerAddr].Add(LoginWindow).Sub(now))
 	}
 	hot := len(l.recent(acc, now)) >= loginFailsHot
 	knownBad := len(l.recent(pair, now)) > 0
 	if wait == 0 && hot && knownBad {
-		if last, ok := l.lastSlow[pair]; ok && now.Sub(last) < loginSlowGap {
-			wait = loginSlowGap - now.Sub(last)
+		if last, ok := l.lastSlow[pair]; ok && now.Sub(last) < LoginSlowGap {
+			wait = LoginSlowGap - now.Sub(last)
 		}
 	}
 	if wait > 0 {
@@ -83,18 +86,18 @@ func (l *loginLimiter) begin(now time.Time, account string, addr netip.Addr) (*l
 	if hot && knownBad {
 		l.lastSlow[pair] = now
 	}
-	at := &loginAttempt{l: l, at: now, keys: [3]string{pair, a, acc}}
+	at := &LoginAttempt{l: l, at: now, keys: [3]string{pair, a, acc}}
 	for _, k := range at.keys {
 		l.fails[k] = append(l.fails[k], now)
 	}
 	return at, 0
 }
 
-// failed keeps the attempt counted (it was counted when it began).
-func (at *loginAttempt) failed() {}
+// Failed keeps the attempt counted (it was counted when it began).
+func (at *LoginAttempt) Failed() {}
 
-// succeeded forgets the address's failures on this account and refunds this attempt.
-func (at *loginAttempt) succeeded() {
+// Succeeded forgets the address's failures on this account and refunds this attempt.
+func (at *LoginAttempt) Succeeded() {
 	at.l.mu.Lock()
 	defer at.l.mu.Unlock()
 	delete(at.l.fails, at.keys[0])
@@ -102,8 +105,8 @@ func (at *loginAttempt) succeeded() {
 	at.l.refund(at.at, at.keys[1:]...)
 }
 
-// cancel refunds an attempt whose password was never checked (server busy, database error).
-func (at *loginAttempt) cancel() {
+// Cancel refunds an attempt whose password was never checked (server busy, database error).
+func (at *LoginAttempt) Cancel() {
 	at.l.mu.Lock()
 	defer at.l.mu.Unlock()
 	at.l.refund(at.at, at.keys[:]...)
@@ -117,8 +120,8 @@ func accountKey(name string) string {
 
 const maxUsernameKey = 80 // above the 64 bytes a user name may have
 
-// clearAccount forgets every failure recorded against an account (after a password reset).
-func (l *loginLimiter) clearAccount(account string) {
+// ClearAccount forgets every failure recorded against an account (after a password reset).
+func (l *LoginLimiter) ClearAccount(account string) {
 	acc := accountKey(account)
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -131,7 +134,7 @@ func (l *loginLimiter) clearAccount(account string) {
 }
 
 // refund removes one attempt made at t from each key (mu held).
-func (l *loginLimiter) refund(t time.Time, keys ...string) {
+func (l *LoginLimiter) refund(t time.Time, keys ...string) {
 	for _, k := range keys {
 		list := l.fails[k]
 		for i := len(list) - 1; i >= 0; i-- {
@@ -148,22 +151,22 @@ func (l *loginLimiter) refund(t time.Time, keys ...string) {
 	}
 }
 
-func (l *loginLimiter) sweep(now time.Time) {
+func (l *LoginLimiter) sweep(now time.Time) {
 	for k := range l.fails {
 		l.recent(k, now)
 	}
 	for k, t := range l.lastSlow {
-		if now.Sub(t) > loginWindow {
+		if now.Sub(t) > LoginWindow {
 			delete(l.lastSlow, k)
 		}
 	}
 }
 
 // recent drops attempts older than the window and returns the rest (mu held).
-func (l *loginLimiter) recent(k string, now time.Time) []time.Time {
+func (l *LoginLimiter) recent(k string, now time.Time) []time.Time {
 	list := l.fails[k]
 	i := 0
-	for i < len(list) && !list[i].After(now.Add(-loginWindow)) {
+	for i < len(list) && !list[i].After(now.Add(-LoginWindow)) {
 		i++
 	}
 	list = list[i:]
@@ -173,4 +176,22 @@ func (l *loginLimiter) recent(k string, now time.Time) []time.Time {
 	}
 	l.fails[k] = list
 	return list
+}
+
+// Attempts is how many attempts from addr's bucket are counted in the window ending at now.
+func (l *LoginLimiter) Attempts(addr netip.Addr, now time.Time) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.recent("a:"+AddrBucket(addr), now))
+}
+
+// cut shortens s to at most n bytes on a rune boundary.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
