@@ -11,6 +11,7 @@ import (
 	"github.com/klauspost/compress/s2"
 
 	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/simform"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
@@ -73,7 +74,7 @@ func (s *Server) cachedCardSimulation(r *http.Request, d *deck.Deck, c *deck.Car
 	if c.Sim == nil {
 		return nil, nil
 	}
-	if whatIfAsked(r) { // sim_whatif.go: the learner's numbers, not the card's figure
+	if simform.WhatIfAsked(queryValues(r).Get) { // simform: the learner's numbers, not the card's figure
 		return s.cardSimulation(r, c)
 	}
 	key := "figure:" + c.ID

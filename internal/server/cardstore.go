@@ -8,6 +8,7 @@ import (
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/deckload"
 	"github.com/rehearse/rehearse/internal/rebalance"
+	"github.com/rehearse/rehearse/internal/simform"
 	"github.com/rehearse/rehearse/internal/store"
 )
 
@@ -58,7 +59,7 @@ func (s *Server) newCardWriter() *cardwrite.Writer {
 		Reload:   s.reloadDecks,
 		CheckSim: s.checkSim,
 		Expect: func(ctx context.Context, sim *deck.Simulation) deck.ErrorList {
-			_, failed := s.cardExpectations(ctx, sim)
+			_, failed := simform.Expectations(ctx, s.sim.Run, sim)
 			return failed
 		},
 		Now: func() time.Time { return s.now() },

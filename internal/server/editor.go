@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"net/http"
 	"path"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/rehearse/rehearse/internal/cardwrite"
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/editor"
+	"github.com/rehearse/rehearse/internal/simform"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/views"
 )
@@ -143,11 +143,11 @@ func (s *Server) editorLive(r *http.Request, t editor.Target, src []byte, checke
 	}
 	if c == nil {
 		if pc, perrs := deck.Parse(t.Path, src); len(perrs) == 0 { // parses, but its claims fail
-			live.Expect, _ = s.cardExpectations(r.Context(), pc.Sim)
+			live.Expect, _ = simform.Expectations(r.Context(), s.sim.Run, pc.Sim)
 		}
 		return live
 	}
-	live.Expect, _ = s.cardExpectations(r.Context(), c.Sim)
+	live.Expect, _ = simform.Expectations(r.Context(), s.sim.Run, c.Sim)
 	live.Card = c
 	for _, e := range deck.SpokenProblems(c) { // member-written cards may run long; the deck warns
 		live.Warnings = append(live.Warnings, views.EditorError{Line: e.Line, Msg: e.Msg})
@@ -273,13 +273,4 @@ func (s *Server) setEditing(w http.ResponseWriter, r *http.Request) {
 	}
 	s.log.InfoContext(r.Context(), "card editing permission changed", "members", v == "1", "by", userFrom(r.Context()).Username)
 	http.Redirect(w, r, "/admin?saved=editing#editing", http.StatusSeeOther)
-}
-
-// editorErrors turns a check's problems into the editor's messages (for the import page).
-func editorErrors(list deck.ErrorList) []string {
-	out := make([]string, len(list))
-	for i, e := range list {
-		out[i] = fmt.Sprintf("line %d: %s", e.Line, e.Msg)
-	}
-	return out
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/deck"
-	"github.com/rehearse/rehearse/internal/rebalance"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/views"
 	"github.com/rehearse/rehearse/web"
@@ -53,52 +51,6 @@ func FuzzSettingsForm(f *testing.F) {
 			t.Fatalf("accepted time zone %q: %v", st.TimeZone, err)
 		}
 	})
-}
-
-// FuzzSimLabForm: the lab's query decoder either names a field or yields scenarios that the
-// engine itself accepts under the web limits.
-func FuzzSimLabForm(f *testing.F) {
-	for _, p := range rebalance.Presets() {
-		sc, _ := rebalance.Preset(p.Name)
-		f.Add(encodeSimForm(formFromScenario(sc)))
-	}
-	f.Add("kind=consumer&p=eager&p=cooperative&members=3&partitions=6&e0type=config&e0at=5&e0value=4")
-	f.Add("kind=connect&p=incremental&members=2&connectors=2&tasks=3&e0type=slow_poll&e0at=1&e0value=1e308")
-	f.Fuzz(func(t *testing.T, query string) {
-		q, err := url.ParseQuery(query)
-		if err != nil {
-			return // the handler never sees a query it cannot parse as a form
-		}
-		labels, scs, fe := scenariosFromForm(formFromQuery(q), rebalance.WebLimits)
-		if fe != nil {
-			if fe.Form == "" && len(fe.Fields) == 0 {
-				t.Fatal("refused without a message")
-			}
-			return
-		}
-		if len(labels) == 0 || len(labels) != len(scs) {
-			t.Fatalf("%d labels for %d scenarios", len(labels), len(scs))
-		}
-		for _, sc := range scs {
-			if err := sc.Validate(rebalance.WebLimits); err != nil {
-				t.Fatalf("the form accepted a scenario the engine refuses: %v", err)
-			}
-		}
-	})
-}
-
-func encodeSimForm(f views.SimForm) string {
-	q := url.Values{"kind": {f.Kind}, "members": {f.Members}, "partitions": {f.Partitions},
-		"connectors": {f.Connectors}, "tasks": {f.Tasks}, "duration": {f.Duration}}
-	for p, on := range f.Protocols {
-		if on {
-			q.Add("p", p)
-		}
-	}
-	if f.Static {
-		q.Set("static", "on")
-	}
-	return q.Encode()
 }
 
 // FuzzSignupFields: a user name that passes is short, valid UTF-8, and free of markup and

@@ -6,11 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"mime/multipart"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/rehearse/rehearse/internal/cardwrite"
@@ -174,7 +171,7 @@ func errorStrings(list deck.ErrorList) []string {
 // importRefusals runs the checks importSave runs on one card and says why it would refuse it
 // (nil: it would save it).
 func (s *Server) importRefusals(ctx context.Context, l *deckload.Loaded, card *deck.Card, src []byte) []string {
-	if !isSlug(card.ID) {
+	if !editor.IsSlug(card.ID) {
 		return []string{fmt.Sprintf("id %q is not a slug.", card.ID)}
 	}
 	if msgs := s.importConflicts(l.Deck, card.ID); len(msgs) > 0 {
@@ -202,15 +199,6 @@ func (s *Server) importSaveProblem() string {
 		return cardwrite.ErrNotEditable.Error() + "."
 	}
 	return ""
-}
-
-// unwrapPath drops the path and operation from an fs error; the message names the path itself.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // importSave is POST /admin/import/save: store each card in the app (in the folder of its
@@ -310,24 +298,6 @@ func (s *Server) reloadAfterImport(r *http.Request, vm *views.ImportSaved) {
 	}
 }
 
-// writeNewFile writes data to path only if nothing is there. The content goes to a temp file
-// first and is linked into place, so a concurrent reload never reads half a card.
-func writeNewFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".import-*.tmp") // dot files are not loaded
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Link(tmp.Name(), path)
-}
-
 // importDownload is POST /admin/import/download: one card's markdown as a file.
 func (s *Server) importDownload(w http.ResponseWriter, r *http.Request) {
 	bad := func(msg string) { s.errorPage(w, r, http.StatusUnprocessableEntity, msg) }
@@ -345,7 +315,7 @@ func (s *Server) importDownload(w http.ResponseWriter, r *http.Request) {
 		bad("The card does not parse: " + strings.Join(errorStrings(errs), "; "))
 		return
 	}
-	if !isSlug(card.ID) { // it goes into a header
+	if !editor.IsSlug(card.ID) { // it goes into a header
 		bad(fmt.Sprintf("The card id %q is not a slug.", card.ID))
 		return
 	}
@@ -353,18 +323,4 @@ func (s *Server) importDownload(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Disposition", `attachment; filename="`+card.ID+`.md"`)
 	w.Header().Set("Cache-Control", "no-store")
 	w.Write(src)
-}
-
-// isSlug reports whether s is lower-case letters and digits joined by single hyphens, short
-// enough for a file name.
-func isSlug(s string) bool {
-	if s == "" || len(s) > 200 || s[0] == '-' || s[len(s)-1] == '-' || strings.Contains(s, "--") {
-		return false
-	}
-	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
 }

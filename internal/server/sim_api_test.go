@@ -59,7 +59,7 @@ func TestSimAPIResponseBounded(t *testing.T) {
 		t.Fatalf("big full result: %d %.300s, want 422 pointing at the summary", code, out)
 	}
 	code, out = postSim(t, e, "?view=summary", bigScenario(1))
-	var sum simSummary
+	var sum simrun.Summary
 	if err := json.Unmarshal(out, &sum); code != http.StatusOK || err != nil || !sum.Summary || len(sum.Rounds) == 0 || sum.Items != 5000 {
 		t.Fatalf("summary: %d %v %.300s", code, err, out)
 	}
@@ -68,34 +68,6 @@ func TestSimAPIResponseBounded(t *testing.T) {
 	}
 	if code, out := postSim(t, e, "?view=everything", bigScenario(1)); code != http.StatusBadRequest || !bytes.Contains(out, []byte(`"view"`)) {
 		t.Errorf("bad view: %d %s", code, out)
-	}
-}
-
-// The streaming encoder must write exactly what json.Marshal writes.
-func TestEncodeStreamingMatchesMarshal(t *testing.T) {
-	t.Parallel()
-	for _, name := range []string{"consumer-join", "consumer-rolling-restart", "connect-rolling-restart"} {
-		sc, ok := rebalance.Preset(name)
-		if !ok {
-			t.Fatalf("no preset %s", name)
-		}
-		res, err := rebalance.Run(context.Background(), sc, rebalance.WebLimits)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Truncated, res.TruncatedAtMS, res.InvariantFailures = true, 1234, []string{"x"} // the omitempty fields too
-		want, _ := json.Marshal(res)
-		lw := &limitedBuffer{max: 64 << 20}
-		if err := encodeStreaming(lw, res); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(lw.b.Bytes(), want) {
-			t.Fatalf("%s: streaming encoding differs from json.Marshal:\n%.300s\n%.300s", name, lw.b.Bytes(), want)
-		}
-		small := &limitedBuffer{max: len(want) / 2}
-		if err := encodeStreaming(small, res); err != errTooLarge || small.b.Len() > len(want)/2 {
-			t.Fatalf("%s: over the cap: %v after %d bytes", name, err, small.b.Len())
-		}
 	}
 }
 

@@ -1,21 +1,18 @@
 package server
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/rehearse/rehearse/internal/simform"
 	"github.com/rehearse/rehearse/internal/store"
-	"github.com/rehearse/rehearse/internal/views"
 )
 
 // Short links to lab scenarios: POST /sim/share stores the lab's canonical query under a
@@ -29,49 +26,6 @@ const maxShareQuery = 4096
 const simSharesPerHour = 60
 
 var shareIDRE = regexp.MustCompile(`^[0-9a-f]{16}$`)
-
-// labShareQuery is the form as a canonical query (sorted keys, empty fields left out), plus the
-// scrubber's moment.
-func labShareQuery(f views.SimForm, t string) url.Values {
-	q := url.Values{}
-	set := func(k, v string) {
-		if v = strings.TrimSpace(v); v != "" {
-			q.Set(k, v)
-		}
-	}
-	set("kind", f.Kind)
-	for _, p := range []string{"eager", "cooperative", "consumer", "incremental"} {
-		if f.Protocols[p] {
-			q.Add("p", p)
-		}
-	}
-	if f.Static {
-		q.Set("static", "1")
-	}
-	for k, v := range map[string]string{"members": f.Members, "partitions": f.Partitions, "connectors": f.Connectors, "tasks": f.Tasks,
-		"session": f.Session, "heartbeat": f.Heartbeat, "rebalance": f.Rebalance, "initial": f.Initial, "scheduled": f.Scheduled, "duration": f.Duration,
-		"processing": f.Processing, "revoke": f.Revoke, "start": f.Start} {
-		set(k, v)
-	}
-	n := 0 // events renumbered from 0 in order
-	for _, e := range f.Events {
-		if e.Type == "" {
-			continue
-		}
-		for k, v := range map[string]string{"type": e.Type, "at": e.At, "member": e.Member, "down": e.Down, "interval": e.Interval, "count": e.Count, "value": e.Value} {
-			set(fmt.Sprintf("e%d%s", n, k), v)
-		}
-		n++
-	}
-	set("t", t)
-	return q
-}
-
-// shareID is the first 64 bits of the query's SHA-256, in hex.
-func shareID(query string) string {
-	sum := sha256.Sum256([]byte(query))
-	return hex.EncodeToString(sum[:8])
-}
 
 func (s *Server) simShare(w http.ResponseWriter, r *http.Request) {
 	if ok, wait := s.shares.allow(addrBucket(s.clientAddr(r)), s.now()); !ok {
@@ -87,8 +41,8 @@ func (s *Server) simShare(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errStatus(http.StatusBadRequest, fmt.Sprintf("The scenario to share (field q) must be a lab query of at most %d characters that names a kind.", maxShareQuery)))
 		return
 	}
-	canon := labShareQuery(formFromQuery(q), q.Get("t")).Encode()
-	id := shareID(canon)
+	canon := simform.ShareQuery(simform.FromQuery(q), q.Get("t")).Encode()
+	id := simform.ShareID(canon)
 	if err := s.db.SaveSimShare(r.Context(), id, canon, s.now()); err != nil {
 		if errors.Is(err, store.ErrSharesFull) {
 			err = errStatus(http.StatusServiceUnavailable, "No more short links can be stored; share the long address instead.")

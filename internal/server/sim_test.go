@@ -328,7 +328,7 @@ func TestSimLabPresetAndScrubber(t *testing.T) {
 	if err != nil || len(res.Rounds) == 0 {
 		t.Fatalf("preset run: %v", err)
 	}
-	mid := secStr(res.Rounds[0].EndMS - 1)
+	mid := strconv.FormatFloat(float64(res.Rounds[0].EndMS-1)/1000, 'f', -1, 64)
 	_, before := e.get(e.client(), labJoin+"&p=eager&t=5")
 	_, during := e.get(e.client(), labJoin+"&p=eager&t="+mid)
 	rows := before.Find("#sim-at tbody tr")
