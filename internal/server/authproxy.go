@@ -2,16 +2,12 @@ package server
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"strings"
 
+	"github.com/rehearse/rehearse/internal/account"
 	"github.com/rehearse/rehearse/internal/sso"
-	"github.com/rehearse/rehearse/internal/store"
 )
-
-// proxyIssuer is the issuer under which identities from the login proxy are linked.
-const proxyIssuer = "proxy"
 
 // proxySignIn signs in the user a trusted login proxy (Authelia, oauth2-proxy, ...) names in
 // --auth-proxy-header. The header is believed only on a connection from --trusted-proxies;
@@ -34,12 +30,13 @@ func (s *Server) proxySignIn(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		id := sso.Identity{Issuer: proxyIssuer, Subject: name, PreferredUsername: name}
+		id := sso.Identity{Issuer: account.ProxyIssuer, Subject: name, PreferredUsername: name}
 		if h := s.cfg.AuthProxyEmailHeader; h != "" {
 			// The proxy authenticated the user, so the email it passes counts as verified.
 			id.Email, id.EmailVerified = strings.TrimSpace(r.Header.Get(h)), true
 		}
-		u, err := s.proxyUser(r.Context(), id)
+		u, created, err := account.SignInProxied(r.Context(), s.db, id, s.now())
+		u, err = s.signedInFromOutside(r.Context(), id, u, created, err)
 		if err != nil {
 			s.fail(w, r, err)
 			return
@@ -52,24 +49,4 @@ func (s *Server) proxySignIn(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), userKey, u)))
 	})
-}
-
-// proxyUser is the account a proxy's user signs in as: one linked before, else one holding
-// the email, else the account of the same name (proxies usually pass the directory's user
-// name, which is what people chose here too), else a new member.
-func (s *Server) proxyUser(ctx context.Context, id sso.Identity) (*store.User, error) {
-	_, err := s.db.UserByIdentity(ctx, id.Issuer, id.Subject)
-	if errors.Is(err, store.ErrNotFound) {
-		holder := false
-		if id.Email != "" {
-			_, err := s.db.UserByEmail(ctx, id.Email)
-			holder = err == nil
-		}
-		if u, err := s.db.UserByName(ctx, id.Subject); !holder && err == nil {
-			if err := s.db.LinkIdentity(ctx, id.Issuer, id.Subject, u.ID, s.now()); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return s.signInExternal(ctx, id, sso.Create, "")
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/rehearse/rehearse/internal/account"
 	"github.com/rehearse/rehearse/internal/sso"
 	"github.com/rehearse/rehearse/internal/views"
 )
@@ -75,7 +76,8 @@ func (s *Server) oidcFinish(w http.ResponseWriter, r *http.Request) {
 		s.oidcFailed(w, r, err)
 		return
 	}
-	u, err := s.signInExternal(r.Context(), id, s.cfg.OIDCAccounts, s.cfg.OIDC.AdminGroup())
+	u, created, err := account.SignIn(r.Context(), s.db, id, s.cfg.OIDCAccounts, s.cfg.OIDC.AdminGroup(), s.now())
+	u, err = s.signedInFromOutside(r.Context(), id, u, created, err)
 	if err != nil {
 		s.fail(w, r, err)
 		return
