@@ -2,54 +2,32 @@ package server
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
-	"slices"
 	"strconv"
-	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/rehearse/rehearse/internal/deck"
-	"github.com/rehearse/rehearse/internal/interview"
+	"github.com/rehearse/rehearse/internal/mockrun"
+	"github.com/rehearse/rehearse/internal/mockview"
 	"github.com/rehearse/rehearse/internal/srs"
 	"github.com/rehearse/rehearse/internal/store"
-	"github.com/rehearse/rehearse/internal/study"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
-const maxTyped = 10000 // characters kept of a typed answer
-
-// mockTurn is the session and its current question, loaded for one request.
-type mockTurn struct {
-	u    *store.User
-	sess *store.MockSession
-	pos  int
-	a    store.MockTurn
-	card *deck.Card
-}
-
-func (t *mockTurn) strict() bool { return t.sess.Settings.Clock == "strict" }
-
-// clock is the session's clock rules (interview.Clock).
-func (t *mockTurn) clock() interview.Clock { return interview.Clock{Strict: t.strict()} }
-
-// hasFollowUp reports whether this question gets a follow-up (the card may have lost it since).
-func (t *mockTurn) hasFollowUp() bool {
-	return t.a.FollowUpIndex >= 0 && t.a.FollowUpIndex < len(t.card.FollowUps)
-}
-
-func (t *mockTurn) progress() views.MockProgress {
-	return views.MockProgress{SessionID: t.sess.ID, Pos: t.pos, N: len(t.sess.Answers)}
+// mockID is the session id in the URL; any other text names no session.
+func mockID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(chi.URLParam(r, "id"), 10, 64)
+	if err != nil {
+		return 0, store.ErrNotFound
+	}
+	return id, nil
 }
 
 // loadMockSession loads the signed-in user's session named in the URL.
 func (s *Server) loadMockSession(r *http.Request) (*store.MockSession, error) {
-	id, err := strconv.ParseInt(chi.URLParam(r, "id"), 10, 64)
+	id, err := mockID(r)
 	if err != nil {
-		return nil, store.ErrNotFound
+		return nil, err
 	}
 	return s.db.MockSession(r.Context(), userFrom(r.Context()).ID, id, s.now())
 }
@@ -57,40 +35,35 @@ func (s *Server) loadMockSession(r *http.Request) (*store.MockSession, error) {
 // loadTurn loads the current question. It answers the request itself (and returns nil) when
 // there is no current question, or when a posted "pos" is not the current one (a stale tab or a
 // double submit): then the user is sent to wherever the session really is.
-func (s *Server) loadTurn(w http.ResponseWriter, r *http.Request) *mockTurn {
-	sess, err := s.loadMockSession(r)
-	if err != nil {
-		s.fail(w, r, err)
-		return nil
+func (s *Server) loadTurn(w http.ResponseWriter, r *http.Request) *mockrun.Turn {
+	id, err := mockID(r)
+	var t *mockrun.Turn
+	if err == nil {
+		t, err = mockrun.Load(r.Context(), s.db, s.deck(), userFrom(r.Context()).ID, id, s.now())
 	}
-	pos := sess.Current()
-	if sess.Status == store.MockActive && pos < 0 { // all rated but not closed (a crash in between)
-		if err := s.db.FinishMockSession(r.Context(), sess.ID, store.MockFinished, s.now()); err != nil {
-			s.fail(w, r, err)
-			return nil
-		}
-		sess.Status = store.MockFinished
+	switch {
+	case errors.Is(err, mockrun.ErrOver):
+		http.Redirect(w, r, mockURL(id, "/summary"), http.StatusSeeOther)
+	case err != nil:
+		s.mockFail(w, r, err)
+	case r.Method == http.MethodPost && r.PostFormValue("pos") != strconv.Itoa(t.Pos):
+		http.Redirect(w, r, mockURL(id, ""), http.StatusSeeOther)
+	default:
+		return t
 	}
-	if sess.Status != store.MockActive {
-		if sess.Status == store.MockAbandoned { // stale: make it stick
-			s.db.FinishMockSession(r.Context(), sess.ID, store.MockAbandoned, s.now())
-		}
-		http.Redirect(w, r, mockURL(sess.ID, "/summary"), http.StatusSeeOther)
-		return nil
+	return nil
+}
+
+// mockFail words the mock's own errors; others go to fail.
+func (s *Server) mockFail(w http.ResponseWriter, r *http.Request, err error) {
+	var ce *mockrun.ChecklistError
+	switch {
+	case errors.As(err, &ce):
+		err = errStatus(http.StatusBadRequest, ce.Error())
+	case errors.Is(err, mockrun.ErrCardGone):
+		err = errStatus(http.StatusGone, "This question's card is no longer in the deck. End the session and start another.")
 	}
-	if r.Method == http.MethodPost {
-		if got, err := strconv.Atoi(r.PostFormValue("pos")); err != nil || got != pos {
-			http.Redirect(w, r, mockURL(sess.ID, ""), http.StatusSeeOther)
-			return nil
-		}
-	}
-	a := sess.Answers[pos]
-	c, ok := s.deck().Card(a.CardID)
-	if !ok {
-		s.fail(w, r, errStatus(http.StatusGone, "This question's card is no longer in the deck. End the session and start another."))
-		return nil
-	}
-	return &mockTurn{u: userFrom(r.Context()), sess: sess, pos: pos, a: a, card: c}
+	s.fail(w, r, err)
 }
 
 // mockStep shows whatever the current question needs next.
@@ -99,216 +72,58 @@ func (s *Server) mockStep(w http.ResponseWriter, r *http.Request) {
 	if t == nil {
 		return
 	}
-	ctx, now, a := r.Context(), s.now(), t.a
-	switch {
-	case a.AnsweredAt.IsZero():
-		shown := a.ShownAt
-		if shown.IsZero() {
-			if err := s.db.MarkMockShown(ctx, t.sess.ID, t.pos, now); err != nil {
-				s.fail(w, r, err)
-				return
-			}
-			shown = now
-		}
-		if t.clock().RanOut(shown, now, a.Target) {
-			// The clock ran out while nobody submitted: an empty answer that took the whole target.
-			s.submitMain(w, r, t, store.MockSubmission{At: now, Used: a.Target, Expired: true})
-			return
-		}
-		s.render(w, r, http.StatusOK, views.MockQuestionPage(s.mockPage(r, "Mock interview"), views.MockQuestion{
-			Progress: t.progress(), Card: t.card, Text: t.card.Question, Depth: t.sess.Settings.Depth,
-			Target: a.Target, Remaining: t.clock().Remaining(shown, now, a.Target), Strict: t.strict(),
-		}))
-	case !a.Checked || !t.hasFollowUp():
-		s.render(w, r, http.StatusOK, views.MockReviewPage(s.mockPage(r, "Mock interview"), s.reviewView(r, t)))
-	case a.FollowUpAnsweredAt.IsZero():
-		shown := a.FollowUpShownAt
-		if shown.IsZero() {
-			if err := s.db.MarkFollowUpShown(ctx, t.sess.ID, t.pos, now); err != nil {
-				s.fail(w, r, err)
-				return
-			}
-			shown = now
-		}
-		if t.clock().RanOut(shown, now, a.FollowUpTarget) {
-			s.submitFollowUp(w, r, t, now, a.FollowUpTarget, "")
-			return
-		}
-		s.render(w, r, http.StatusOK, views.MockQuestionPage(s.mockPage(r, "Mock interview: follow-up"), views.MockQuestion{
-			Progress: t.progress(), Card: t.card, Text: t.card.FollowUps[a.FollowUpIndex].Question, FollowUp: true,
-			Depth: t.sess.Settings.Depth, Target: a.FollowUpTarget, Remaining: t.clock().Remaining(shown, now, a.FollowUpTarget), Strict: t.strict(),
-		}))
+	now := s.now()
+	shown, err := mockrun.Show(r.Context(), s.db, t, now)
+	if errors.Is(err, mockrun.ErrRanOut) {
+		http.Redirect(w, r, mockURL(t.Session.ID, ""), http.StatusSeeOther)
+		return
+	} else if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	switch t.Step() {
+	case mockrun.Asking:
+		s.render(w, r, http.StatusOK, views.MockQuestionPage(s.mockPage(r, "Mock interview"), mockview.Question(t, shown, now)))
+	case mockrun.FollowingUp:
+		s.render(w, r, http.StatusOK, views.MockQuestionPage(s.mockPage(r, "Mock interview: follow-up"), mockview.Question(t, shown, now)))
+	case mockrun.Reviewing:
+		recs, _ := s.db.MockRecordings(r.Context(), t.Session.UserID, t.Session.ID) // the review stands without them
+		s.render(w, r, http.StatusOK, views.MockReviewPage(s.mockPage(r, "Mock interview"), mockview.Review(t, recs)))
 	default:
-		s.render(w, r, http.StatusOK, views.MockFollowUpReviewPage(s.mockPage(r, "Mock interview"), views.MockFollowUpReview{
-			Progress: t.progress(), Card: t.card, FollowUp: t.card.FollowUps[a.FollowUpIndex], Typed: a.FollowUpTyped,
-			Used: a.FollowUpUsed, Target: a.FollowUpTarget, Expired: a.FollowUpUsed >= a.FollowUpTarget && t.strict(),
-		}))
+		s.render(w, r, http.StatusOK, views.MockFollowUpReviewPage(s.mockPage(r, "Mock interview"), mockview.FollowUpReview(t)))
 	}
 }
 
-// reviewView builds the checklists: the key points of the chosen depth and the pitfalls. Ticks
-// come from the stored answer (the heuristic's guess until the user saves corrections); the "why"
-// notes re-run the heuristic to explain them, in the card's own words.
-func (s *Server) reviewView(r *http.Request, t *mockTurn) views.MockReview {
-	a := t.a
-	v := views.MockReview{Progress: t.progress(), Card: t.card, Depth: t.sess.Settings.Depth, Typed: a.Typed,
-		Used: a.Used, Target: a.Target, Expired: a.Expired, HasFollowUp: t.hasFollowUp() && !a.Checked,
-		Heuristic: heuristicText}
-	// A transcript of the spoken answer is checked exactly like typed text, and its points are
-	// ticked in advance until the user confirms the checklist.
-	answer := a.Typed
-	if recs, err := s.db.MockRecordings(r.Context(), t.u.ID, t.sess.ID); err == nil {
-		for _, rec := range recs {
-			if rec.MockPosition == t.pos && !rec.FollowUp {
-				v.Spoken, v.TranscriptStatus, v.Transcript, v.RecordingID = rec.Spoken, rec.TranscriptStatus, rec.Transcript, rec.ID
-			}
-		}
+// mockDone answers a posted step: back to the session, which shows what comes next.
+func (s *Server) mockDone(w http.ResponseWriter, r *http.Request, t *mockrun.Turn, err error) {
+	if err != nil {
+		s.mockFail(w, r, err)
+		return
 	}
-	if v.TranscriptStatus == "done" {
-		answer = strings.TrimSpace(answer + "\n" + v.Transcript)
-	}
-	check := interview.CheckAnswer(t.card, t.sess.Settings.Depth, answer)
-	covered, flagged := a.Covered, a.PitfallsHit
-	if !a.Checked && v.TranscriptStatus == "done" {
-		covered = append(slices.Clone(covered), check.Covered()...)
-		flagged = append(slices.Clone(flagged), check.Flagged()...)
-	}
-	for _, i := range check.Points {
-		item := views.MockCheckItem{Index: i, Block: t.card.Answer[i], Checked: slices.Contains(covered, i)}
-		if answer != "" {
-			item.Why = pointWhy(check.Bullets[i])
-		}
-		v.Bullets = append(v.Bullets, item)
-	}
-	for i, p := range t.card.Pitfalls {
-		item := views.MockCheckItem{Index: i, Block: p, Checked: slices.Contains(flagged, i)}
-		if answer != "" && i < len(check.Pitfalls) && check.Pitfalls[i].Flagged {
-			item.Why = "flagged: your answer says " + strings.Join(check.Pitfalls[i].Matched, ", ")
-		}
-		v.Pitfalls = append(v.Pitfalls, item)
-	}
-	return v
-}
-
-const heuristicText = "Ticked in advance from what you typed: a point counts as made when your answer uses at least half of its distinctive words (up to four; synonyms and word forms count, and words every point of the card uses do not), or two thirds of all its words, or its opening label plus one more of its words. A pitfall is flagged when one sentence holds its quoted phrase or most of its distinctive words, with the same negation. Correct anything it got wrong."
-
-// pointWhy says what the heuristic found for one point, in the card's words.
-func pointWhy(bc interview.BulletCheck) string {
-	if len(bc.Matched) == 0 {
-		return "none of its key words found"
-	}
-	why := "found " + strings.Join(bc.Matched, ", ")
-	if bc.LabelMade {
-		why += " (the label “" + bc.Label + "”)"
-	}
-	return why
-}
-
-// typedText reads the optional typed answer, trimmed and capped.
-func typedText(r *http.Request) string {
-	t := strings.TrimSpace(r.PostFormValue("typed"))
-	if utf8.RuneCountInString(t) > maxTyped {
-		t = string([]rune(t)[:maxTyped])
-	}
-	return t
+	http.Redirect(w, r, mockURL(t.Session.ID, ""), http.StatusSeeOther)
 }
 
 func (s *Server) mockAnswer(w http.ResponseWriter, r *http.Request) {
-	t := s.loadTurn(w, r)
-	if t == nil {
-		return
+	if t := s.loadTurn(w, r); t != nil {
+		s.mockDone(w, r, t, mockrun.Answer(r.Context(), s.db, t, r.PostFormValue("typed"), s.now()))
 	}
-	if !t.a.AnsweredAt.IsZero() || t.a.ShownAt.IsZero() {
-		http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
-		return
-	}
-	now := s.now()
-	used, expired, typed := t.clock().Used(t.a.ShownAt, now, t.a.Target, typedText(r))
-	s.submitMain(w, r, t, store.MockSubmission{At: now, Used: used, Expired: expired, Typed: typed})
-}
-
-// submitMain stores the answer with the heuristic's ticks and moves on to the review.
-func (s *Server) submitMain(w http.ResponseWriter, r *http.Request, t *mockTurn, sub store.MockSubmission) {
-	if sub.Typed != "" {
-		check := interview.CheckAnswer(t.card, t.sess.Settings.Depth, sub.Typed)
-		sub.Covered, sub.Pitfalls = check.Covered(), check.Flagged()
-	}
-	if err := s.db.SubmitMockAnswer(r.Context(), t.sess.ID, t.pos, sub); err != nil && !errors.Is(err, store.ErrStale) {
-		s.fail(w, r, err)
-		return
-	}
-	http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
-}
-
-// checklist reads the ticked boxes named name, each an index below n.
-func checklist(r *http.Request, name string, n int) ([]int, error) {
-	var out []int
-	for _, v := range r.PostForm[name] {
-		i, err := strconv.Atoi(v)
-		if err != nil || i < 0 || i >= n {
-			return nil, errStatus(http.StatusBadRequest, fmt.Sprintf("The checklist item %q does not exist on this card.", v))
-		}
-		if !slices.Contains(out, i) {
-			out = append(out, i)
-		}
-	}
-	return out, nil
-}
-
-// saveChecklist stores the corrected checklists posted with the review form.
-func (s *Server) saveChecklist(r *http.Request, t *mockTurn) error {
-	covered, err := checklist(r, "covered", len(t.card.Answer))
-	if err != nil {
-		return err
-	}
-	pitfalls, err := checklist(r, "pitfall", len(t.card.Pitfalls))
-	if err != nil {
-		return err
-	}
-	err = s.db.SaveMockChecklist(r.Context(), t.sess.ID, t.pos, covered, pitfalls)
-	if errors.Is(err, store.ErrStale) {
-		return nil // already rated meanwhile: nothing left to correct
-	}
-	return err
 }
 
 func (s *Server) mockCheck(w http.ResponseWriter, r *http.Request) {
-	t := s.loadTurn(w, r)
-	if t == nil {
-		return
+	if t := s.loadTurn(w, r); t != nil {
+		s.mockDone(w, r, t, mockrun.Check(r.Context(), s.db, t, postedChecklist(r)))
 	}
-	if t.a.AnsweredAt.IsZero() || t.a.Checked {
-		http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
-		return
-	}
-	if err := s.saveChecklist(r, t); err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
 }
 
 func (s *Server) mockFollowUp(w http.ResponseWriter, r *http.Request) {
-	t := s.loadTurn(w, r)
-	if t == nil {
-		return
+	if t := s.loadTurn(w, r); t != nil {
+		s.mockDone(w, r, t, mockrun.FollowUp(r.Context(), s.db, t, r.PostFormValue("typed"), s.now()))
 	}
-	a := t.a
-	if a.FollowUpShownAt.IsZero() || !a.FollowUpAnsweredAt.IsZero() {
-		http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
-		return
-	}
-	now := s.now()
-	used, _, typed := t.clock().Used(a.FollowUpShownAt, now, a.FollowUpTarget, typedText(r))
-	s.submitFollowUp(w, r, t, now, used, typed)
 }
 
-func (s *Server) submitFollowUp(w http.ResponseWriter, r *http.Request, t *mockTurn, now time.Time, used time.Duration, typed string) {
-	if err := s.db.SubmitFollowUp(r.Context(), t.sess.ID, t.pos, now, used, typed); err != nil && !errors.Is(err, store.ErrStale) {
-		s.fail(w, r, err)
-		return
-	}
-	http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
+// postedChecklist is the review form's ticked boxes.
+func postedChecklist(r *http.Request) mockrun.Checklist {
+	return mockrun.Checklist{Covered: r.PostForm["covered"], Pitfalls: r.PostForm["pitfall"]}
 }
 
 func (s *Server) mockRate(w http.ResponseWriter, r *http.Request) {
@@ -321,58 +136,24 @@ func (s *Server) mockRate(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errStatus(http.StatusBadRequest, "The rating must be 1 (again), 2 (hard), 3 (good) or 4 (easy)."))
 		return
 	}
-	a, ctx, now := t.a, r.Context(), s.now()
-	if t.hasFollowUp() {
-		if !a.Checked || a.FollowUpAnsweredAt.IsZero() { // the follow-up comes first
-			http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
-			return
-		}
-	} else if a.AnsweredAt.IsZero() {
-		http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
-		return
-	} else if !a.Checked && r.PostFormValue("checklist") != "" {
-		if err := s.saveChecklist(r, t); err != nil {
-			s.fail(w, r, err)
-			return
-		}
+	var fix *mockrun.Checklist
+	if r.PostFormValue("checklist") != "" {
+		cl := postedChecklist(r)
+		fix = &cl
 	}
-	err = s.db.ClaimMockRating(ctx, t.sess.ID, t.pos, rating, now)
-	if errors.Is(err, store.ErrStale) {
-		http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
-		return
-	} else if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	if t.sess.Settings.RecordReviews {
-		s.recordMockReview(r, t, srs.Rating(rating), now)
-	}
-	if t.pos == len(t.sess.Answers)-1 {
-		if err := s.db.FinishMockSession(ctx, t.sess.ID, store.MockFinished, now); err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		s.metrics.MockFinished()
-		http.Redirect(w, r, mockURL(t.sess.ID, "/summary"), http.StatusSeeOther)
-		return
-	}
-	http.Redirect(w, r, mockURL(t.sess.ID, ""), http.StatusSeeOther)
-}
-
-// recordMockReview feeds the rating to the study schedule through the same use case as study.
-// The mock carries on if it fails: the rating is already saved, and the summary shows the review
-// as not recorded.
-func (s *Server) recordMockReview(r *http.Request, t *mockTurn, rating srs.Rating, now time.Time) {
-	ctx := r.Context()
-	res, err := study.Rate(ctx, s.db, scheduler(t.u), study.Answer{UserID: t.u.ID, CardID: t.card.ID, Rating: rating,
-		At: now, Took: t.a.Used, Mode: study.ModeMock, ShownReps: -1})
-	if err == nil {
+	res, err := mockrun.Rate(r.Context(), s.db, t, scheduler(userFrom(r.Context())), srs.Rating(rating), fix, s.now())
+	if res.Reviewed {
 		s.metrics.AnswerRecorded()
-		err = s.db.SetMockReviewLog(ctx, t.sess.ID, t.pos, res.LogID)
 	}
-	if err != nil {
-		s.log.WarnContext(ctx, "mock review not recorded", "session", t.sess.ID, "card", t.card.ID, "err", err)
+	if res.Unlogged != nil {
+		s.log.WarnContext(r.Context(), "mock review not recorded", "session", t.Session.ID, "card", t.Card.ID, "err", res.Unlogged)
 	}
+	if err == nil && res.Finished {
+		s.metrics.MockFinished()
+		http.Redirect(w, r, mockURL(t.Session.ID, "/summary"), http.StatusSeeOther)
+		return
+	}
+	s.mockDone(w, r, t, err)
 }
 
 // mockEnd asks before ending a session (a plain page, so it works without JavaScript).
@@ -386,13 +167,7 @@ func (s *Server) mockEnd(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, mockURL(sess.ID, "/summary"), http.StatusSeeOther)
 		return
 	}
-	v := views.MockEnd{Progress: views.MockProgress{SessionID: sess.ID, Pos: max(sess.Current(), 0), N: len(sess.Answers)}}
-	for _, a := range sess.Answers {
-		if a.Rating > 0 {
-			v.Answered++
-		}
-	}
-	s.render(w, r, http.StatusOK, views.MockEndPage(s.mockPage(r, "End the mock interview?"), v))
+	s.render(w, r, http.StatusOK, views.MockEndPage(s.mockPage(r, "End the mock interview?"), mockview.End(sess)))
 }
 
 func (s *Server) mockAbandon(w http.ResponseWriter, r *http.Request) {

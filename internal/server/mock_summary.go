@@ -2,226 +2,51 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"net/http"
-	"net/url"
-	"strconv"
-	"strings"
-	"time"
 
-	"github.com/rehearse/rehearse/internal/interview"
+	"github.com/rehearse/rehearse/internal/mockview"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
-// mockRows scores every question of a session; only rated questions count. A question's key
-// points are those of the session's depth, from the current deck.
-func (s *Server) mockRows(ctx context.Context, sess *store.MockSession) ([]views.MockSummaryRow, error) {
-	d := s.deck()
-	recs, err := s.db.MockRecordings(ctx, sess.UserID, sess.ID)
-	if err != nil {
-		return nil, err
+// mockRows scores each session's questions with its recordings (mockview.Rows).
+func (s *Server) mockRows(ctx context.Context, sessions ...*store.MockSession) ([][]views.MockSummaryRow, error) {
+	d, out := s.deck(), make([][]views.MockSummaryRow, len(sessions))
+	for i, sess := range sessions {
+		recs, err := s.db.MockRecordings(ctx, sess.UserID, sess.ID)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = mockview.Rows(d, sess, recs)
 	}
-	spoken, followUps := map[int]store.Recording{}, map[int]store.Recording{} // the latest recording of each
-	for _, rec := range recs {
-		if rec.FollowUp {
-			followUps[rec.MockPosition] = rec
-		} else {
-			spoken[rec.MockPosition] = rec
-		}
-	}
-	rows := make([]views.MockSummaryRow, 0, len(sess.Answers))
-	for _, a := range sess.Answers {
-		row := views.MockSummaryRow{Pos: a.Position, CardID: a.CardID, Used: a.Used, Target: a.Target,
-			Expired: a.Expired, PitfallsHit: len(a.PitfallsHit), Rating: a.Rating,
-			Answered: a.Rating > 0, Recorded: a.ReviewLogID > 0}
-		var voiced time.Duration
-		said := a.Typed
-		if rec, ok := spoken[a.Position]; ok {
-			row.RecordingID, row.Spoken, row.SpokenText = rec.ID, rec.Spoken, spokenText(rec.Spoken, rec.Target)
-			voiced = rec.Spoken
-			said += "\n" + rec.Transcript
-		}
-		fu := -1
-		fuSaid := a.FollowUpTyped
-		if rec, ok := followUps[a.Position]; ok {
-			fuSaid += "\n" + rec.Transcript
-		}
-		if !a.FollowUpAnsweredAt.IsZero() {
-			fu = a.FollowUpIndex
-		}
-		c, _ := d.Card(a.CardID) // nil when the card has left the deck
-		res := interview.Judge(c, sess.Settings.Depth, interview.Stored{Covered: a.Covered, PitfallsHit: len(a.PitfallsHit),
-			HasText: strings.TrimSpace(a.Typed) != "", Spoken: voiced, Used: a.Used, Target: a.Target, Rating: a.Rating,
-			AskedFollowUp: fu >= 0, FollowUp: fu, FollowUpAnswer: fuSaid})
-		row.Empty, row.Bullets, row.Covered, row.Typed = res.Empty, res.Bullets, res.Covered, !res.Spoken
-		if res.FollowUpAsked {
-			row.FollowUpMade = fmt.Sprintf("%.0f %%", 100*res.FollowUpMade)
-		}
-		if c != nil {
-			row.Card = c
-			row.Level = interview.Level(c, said)
-			if a.FollowUpIndex >= 0 && a.FollowUpIndex < len(c.FollowUps) && !a.FollowUpAnsweredAt.IsZero() {
-				row.FollowUp = c.FollowUps[a.FollowUpIndex].Question
-				row.FollowUpUsed, row.FollowUpTarget = a.FollowUpUsed, a.FollowUpTarget
-			}
-		}
-		if row.Answered {
-			row.Score = interview.Score(res)
-		}
-		rows = append(rows, row)
-	}
-	return rows, nil
-}
-
-// sameQuestionsLink rebuilds the setup for a seeded session, so others get the same questions.
-func sameQuestionsLink(st store.MockSettings) string {
-	if !st.Seeded {
-		return ""
-	}
-	q := url.Values{}
-	q.Set("seed", strconv.FormatUint(st.Seed, 10))
-	q["topic"] = st.Topics
-	q["tag"] = st.Tags
-	q.Set("n", strconv.Itoa(st.N))
-	q.Set("depth", st.Depth)
-	q.Set("clock", st.Clock)
-	if st.FollowUps {
-		q.Set("followups", "1")
-	}
-	if st.Target > 0 {
-		q.Set("timer", strconv.Itoa(int(st.Target/time.Second)))
-	}
-	return "/mock/new?" + q.Encode()
+	return out, nil
 }
 
 func (s *Server) mockSummary(w http.ResponseWriter, r *http.Request) {
 	sess, err := s.loadMockSession(r)
+	var rows [][]views.MockSummaryRow
+	if err == nil {
+		rows, err = s.mockRows(r.Context(), sess)
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	rows, err := s.mockRows(r.Context(), sess)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	v := views.MockSummary{ID: sess.ID, Status: sess.Status, Created: sess.CreatedAt, Rows: rows,
-		Explanation: interview.ScoreExplanation, SameLink: sameQuestionsLink(sess.Settings), Recording: sess.Settings.RecordReviews}
-	var scores []float64
-	for i := range v.Rows {
-		row := &v.Rows[i]
-		if row.Recorded {
-			v.Recorded++
-		}
-		if !row.Answered {
-			continue
-		}
-		scores = append(scores, row.Score)
-		if !row.Empty {
-			v.WithContent++
-		}
-		// Strongest and weakest over every rated question, a zero included.
-		if v.Strongest == nil || row.Score > v.Strongest.Score {
-			v.Strongest = row
-		}
-		if v.Weakest == nil || row.Score < v.Weakest.Score {
-			v.Weakest = row
-		}
-	}
-	v.Rated, v.Overall = len(scores), interview.Overall(scores)
-	if v.Rated < 2 || v.Strongest.Score == v.Weakest.Score { // one answer has no weakest
-		v.Weakest = nil
-	}
-	s.render(w, r, http.StatusOK, views.MockSummaryPage(s.mockPage(r, "Mock interview summary"), v))
+	s.render(w, r, http.StatusOK, views.MockSummaryPage(s.mockPage(r, "Mock interview summary"), mockview.Summary(sess, rows[0])))
 }
 
 // mockHistoryLimit bounds the history page and its chart.
 const mockHistoryLimit = 50
 
 func (s *Server) mockHistory(w http.ResponseWriter, r *http.Request) {
-	u := userFrom(r.Context())
-	sessions, err := s.db.MockHistory(r.Context(), u.ID, mockHistoryLimit, s.now())
+	sessions, err := s.db.MockHistory(r.Context(), userFrom(r.Context()).ID, mockHistoryLimit, s.now())
+	var rows [][]views.MockSummaryRow
+	if err == nil {
+		rows, err = s.mockRows(r.Context(), sessions...)
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	var v views.MockHistory
-	var trend []trendSession
-	for _, sess := range sessions {
-		row := views.MockHistoryRow{ID: sess.ID, Created: sess.CreatedAt, Status: sess.Status, N: len(sess.Answers)}
-		var scores []float64
-		var used, target time.Duration
-		rows, err := s.mockRows(r.Context(), sess)
-		if err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		timeouts := 0
-		for _, q := range rows {
-			if !q.Answered {
-				continue
-			}
-			scores = append(scores, q.Score)
-			if q.Empty { // a silent timeout used no time: it is marked, not drawn as time used
-				timeouts += btoi(q.Expired)
-				continue
-			}
-			row.Answered++
-			used += q.Used
-			target += q.Target
-		}
-		row.Time, row.HasScore, row.Timeouts = used, len(scores) > 0, timeouts
-		row.Score = interview.Overall(scores)
-		v.Rows = append(v.Rows, row)
-		if row.HasScore {
-			trend = append(trend, trendSession{at: sess.CreatedAt, score: row.Score, ratio: float64(used) / float64(max(target, 1)), timeouts: timeouts})
-		}
-	}
-	v.Trend = trendChart(trend)
-	s.render(w, r, http.StatusOK, views.MockHistoryPage(s.mockPage(r, "Mock interview history"), v))
-}
-
-type trendSession struct {
-	at       time.Time
-	score    float64 // 0..100
-	ratio    float64 // time used over target, answers with content only
-	timeouts int     // questions that ran out with nothing said or typed
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// trendChart lays sessions (given newest first) out oldest to newest: the score on a 0–100
-// axis and the time used as a share of the target, scaled so the largest share fits.
-func trendChart(sessions []trendSession) views.MockTrend {
-	const w, h, left, right, top, bottom = 600.0, 220.0, 30.0, 10.0, 10.0, 20.0
-	t := views.MockTrend{W: w, H: h, MaxRatio: 1}
-	for _, s := range sessions {
-		t.MaxRatio = max(t.MaxRatio, s.ratio)
-	}
-	n := len(sessions)
-	var score, tm []string
-	for i := range sessions {
-		s := sessions[n-1-i]
-		x := left
-		if n > 1 {
-			x += float64(i) * (w - left - right) / float64(n-1)
-		}
-		sy := top + (h-top-bottom)*(1-s.score/100)
-		ty := top + (h-top-bottom)*(1-s.ratio/t.MaxRatio)
-		label := fmt.Sprintf("%s: score %.0f, time %.0f%% of target", s.at.Format("2 Jan 15:04"), s.score, 100*s.ratio)
-		if s.timeouts > 0 {
-			label += fmt.Sprintf(", %d ran out silent", s.timeouts)
-		}
-		t.Points = append(t.Points, views.TrendPoint{X: x, ScoreY: sy, TimeY: ty, Timeouts: s.timeouts, Label: label})
-		score = append(score, fmt.Sprintf("%.1f,%.1f", x, sy))
-		tm = append(tm, fmt.Sprintf("%.1f,%.1f", x, ty))
-	}
-	t.Score, t.Time = strings.Join(score, " "), strings.Join(tm, " ")
-	return t
+	s.render(w, r, http.StatusOK, views.MockHistoryPage(s.mockPage(r, "Mock interview history"), mockview.History(sessions, rows)))
 }

@@ -11,11 +11,10 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/hear"
+	"github.com/rehearse/rehearse/internal/interview"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/study"
-	"github.com/rehearse/rehearse/internal/views"
 )
 
 // maxRecordingBytes caps one upload at the server's general body cap: voice.js records Opus at
@@ -39,21 +38,6 @@ func (s *Server) recordingRoutes(r chi.Router) {
 	})
 }
 
-// sniffAudio names the container by its first bytes; the upload's name and type are ignored.
-func sniffAudio(b []byte) (string, bool) {
-	switch {
-	case bytes.HasPrefix(b, []byte{0x1a, 0x45, 0xdf, 0xa3}): // EBML: WebM (Matroska)
-		return "audio/webm", true
-	case bytes.HasPrefix(b, []byte("OggS")):
-		return "audio/ogg", true
-	case len(b) >= 12 && string(b[4:8]) == "ftyp":
-		return "audio/mp4", true
-	case len(b) >= 12 && string(b[:4]) == "RIFF" && string(b[8:12]) == "WAVE":
-		return "audio/wav", true
-	}
-	return "", false
-}
-
 // msField reads a millisecond count from the query, naming the field when it is wrong.
 func msField(r *http.Request, name string) (time.Duration, error) {
 	v := r.URL.Query().Get(name)
@@ -63,17 +47,6 @@ func msField(r *http.Request, name string) (time.Duration, error) {
 			name, maxRecordingTime.Milliseconds(), v))
 	}
 	return time.Duration(n) * time.Millisecond, nil
-}
-
-// depthTarget is a card's spoken-answer target at a depth.
-func depthTarget(c *deck.Card, depth string) time.Duration {
-	switch depth {
-	case "solid":
-		return c.Timing.Solid
-	case "deeper":
-		return c.Timing.Deeper
-	}
-	return c.Timing.Basics
 }
 
 // uploadRecording stores the body as a recording of the card named in the query. In a mock the
@@ -111,7 +84,7 @@ func (s *Server) uploadRecording(w http.ResponseWriter, r *http.Request) {
 		if rec.Depth != "solid" && rec.Depth != "deeper" {
 			rec.Depth = "basics"
 		}
-		rec.Target = depthTarget(c, rec.Depth)
+		rec.Target = interview.Target(c, rec.Depth)
 	case study.ModeMock:
 		if err := s.mockRecordingTarget(r, &rec); err != nil {
 			s.fail(w, r, err)
@@ -121,7 +94,7 @@ func (s *Server) uploadRecording(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errStatus(http.StatusUnprocessableEntity, "mode must be study or mock."))
 		return
 	}
-	if rec.MIME, ok = sniffAudio(body); !ok {
+	if rec.MIME, ok = hear.Sniff(body); !ok {
 		s.fail(w, r, errStatus(http.StatusUnsupportedMediaType, "The upload is not WebM, Ogg, MP4 or WAV audio (checked by its content, not its name)."))
 		return
 	}
@@ -132,7 +105,7 @@ func (s *Server) uploadRecording(w http.ResponseWriter, r *http.Request) {
 	if rec.MIME == "audio/webm" {
 		body = hear.WithDuration(body, rec.Wall) // players show the length and can seek
 	}
-	s.checkStatus(&rec)
+	hear.StartStatus(&rec, s.cfg.Voice.Enabled())
 	if rec.ID, err = s.db.AddRecording(ctx, rec, body); err != nil {
 		s.fail(w, r, err)
 		return
@@ -146,8 +119,8 @@ func (s *Server) uploadRecording(w http.ResponseWriter, r *http.Request) {
 
 // recordingRoom refuses an upload past the user's rate or quota, saying which and what to do.
 func (s *Server) recordingRoom(r *http.Request, userID int64, n int) error {
-	if wait, ok := s.uploads.allow(userID, n, s.now()); !ok {
-		return errStatus(http.StatusTooManyRequests, fmt.Sprintf("Too many recordings in a short time: wait %d minutes and record again.", int(wait.Minutes())+1))
+	if wait, ok := s.uploads.Allow(userID, n, s.now()); !ok {
+		return errStatus(http.StatusTooManyRequests, hear.RateText(wait))
 	}
 	if s.cfg.RecordingQuota < 0 {
 		return nil
@@ -157,7 +130,7 @@ func (s *Server) recordingRoom(r *http.Request, userID int64, n int) error {
 		return err
 	}
 	if used+int64(n) > s.cfg.RecordingQuota {
-		return errStatus(http.StatusInsufficientStorage, quotaText(used, s.cfg.RecordingQuota))
+		return errStatus(http.StatusInsufficientStorage, hear.QuotaText(used, s.cfg.RecordingQuota))
 	}
 	return nil
 }
@@ -175,18 +148,11 @@ func (s *Server) mockRecordingTarget(r *http.Request, rec *store.Recording) erro
 	if err != nil {
 		return err
 	}
-	if pos < 0 || pos >= len(sess.Answers) || sess.Answers[pos].CardID != rec.CardID {
+	switch err := hear.MockTarget(rec, sess, pos, q.Get("followup") == "1"); err {
+	case hear.ErrNotQuestion:
 		return errStatus(http.StatusUnprocessableEntity, "pos does not name a question of this session about this card.")
-	}
-	a := sess.Answers[pos]
-	if sess.Status != store.MockActive || a.Rating > 0 {
+	case hear.ErrRated:
 		return errStatus(http.StatusConflict, "That question is already rated; the recording was not kept.")
-	}
-	rec.MockSessionID, rec.MockPosition, rec.Depth = sid, pos, sess.Settings.Depth
-	rec.FollowUp = q.Get("followup") == "1"
-	rec.Target = a.Target
-	if rec.FollowUp {
-		rec.Target = a.FollowUpTarget
 	}
 	return nil
 }
@@ -244,20 +210,4 @@ func (s *Server) attachRecording(r *http.Request, userID, logID int64) {
 	if err := s.db.AttachRecording(r.Context(), userID, id, logID); err != nil && !errors.Is(err, store.ErrNotFound) {
 		s.log.WarnContext(r.Context(), "recording not attached", "recording", id, "err", err)
 	}
-}
-
-// spokenText is "spoken 34 s of a 40 s target".
-func spokenText(spoken, target time.Duration) string {
-	return fmt.Sprintf("spoken %.0f s of a %.0f s target", spoken.Seconds(), target.Seconds())
-}
-
-// recordingRows lays out a card's recordings (oldest first) for its page.
-func recordingRows(recs []store.Recording, loc *time.Location) []views.RecordingRow {
-	out := make([]views.RecordingRow, 0, len(recs))
-	for _, rec := range recs {
-		out = append(out, views.RecordingRow{ID: rec.ID, When: rec.CreatedAt.In(loc).Format("2 Jan 2006 15:04"), Mode: rec.Mode,
-			Spoken: spokenText(rec.Spoken, rec.Target), SpokenS: rec.Spoken.Seconds(), TargetS: rec.Target.Seconds(),
-			Transcript: rec.Transcript, Status: rec.TranscriptStatus})
-	}
-	return out
 }

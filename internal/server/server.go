@@ -96,7 +96,7 @@ type Server struct {
 	sim     simState          // sim.go
 	figures figureCache       // cardcache.go: rendered card simulation figures
 	cards   *cardwrite.Writer // cardstore.go: card changes, one at a time, checked against the deck they change
-	uploads uploadLimiter     // transcripts.go: recent uploads per user
+	uploads hear.Uploads      // recording.go: recent uploads per user
 	anki    ankiStages        // anki.go: Anki imports previewed and waiting for their save
 	pairs   *pair.Hub         // pair.go: wakes the open screens of a pair interview
 

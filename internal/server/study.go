@@ -14,6 +14,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/rehearse/rehearse/internal/deck"
+	"github.com/rehearse/rehearse/internal/mockview"
 	"github.com/rehearse/rehearse/internal/srs"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/study"
@@ -188,7 +189,7 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 			}
 		}
 	}
-	v.Points, v.VoiceNote = keyPoints(v.Card, v.Depth), s.voiceNote()
+	v.Points, v.VoiceNote = mockview.KeyPoints(v.Card, v.Depth), s.voiceNote()
 	for i, c := range study.Preview(scheduler(u), v.Card.ID, st, now) {
 		rating := srs.Rating(i + 1)
 		v.Buttons = append(v.Buttons, views.StudyButton{Rating: int(rating), Label: ratingLabel(rating),
@@ -381,7 +382,7 @@ func storedProgressView(prog store.CardProgress, loc *time.Location, c *deck.Car
 		v.Difficulty = strconv.FormatFloat(st.Difficulty, 'f', 2, 64) + " of 10"
 		v.Reps, v.Lapses = st.Reps, st.Lapses
 	}
-	v.Recordings, v.Next = recordingRows(prog.Recordings, loc), "/cards/"+c.ID
+	v.Recordings, v.Next = mockview.RecordingRows(prog.Recordings, loc), "/cards/"+c.ID
 	v.History = make([]views.HistoryRow, 0, len(hist))
 	for i := len(hist) - 1; i >= 0; i-- { // newest first
 		h := hist[i]

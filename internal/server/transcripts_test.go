@@ -196,10 +196,10 @@ func TestRecordingQuotaAndRate(t *testing.T) {
 			break
 		}
 	}
-	if status != http.StatusTooManyRequests || n >= uploadsPerWindow || !strings.Contains(out["error"].(string), "Too many recordings") {
+	if status != http.StatusTooManyRequests || n >= hear.UploadsPerWindow || !strings.Contains(out["error"].(string), "Too many recordings") {
 		t.Fatalf("after %d quick uploads: %d %v", n, status, out)
 	}
-	e.now = e.now.Add(uploadWindow)
+	e.now = e.now.Add(hear.UploadWindow)
 	if status, out := e.upload(c, "card=one&mode=study&spoken_ms=1000&wall_ms=2000", tinyWAV(10)); status != http.StatusCreated {
 		t.Fatalf("after the window: %d %v", status, out)
 	}
