@@ -32,6 +32,7 @@ type Store interface {
 	SaveDeckCard(ctx context.Context, c store.DeckCard, action string, userID int64, now time.Time) (int64, error)
 	RemoveDeckCard(ctx context.Context, id, action string, userID int64, now time.Time) error
 	ApplyDeckChanges(ctx context.Context, saves []store.DeckCard, removals []store.Removal, action string, userID int64, now time.Time) error
+	ImportAnki(ctx context.Context, im store.AnkiImport, now time.Time) (withHistory int, err error)
 }
 
 // Deps are a Writer's dependencies, each named.

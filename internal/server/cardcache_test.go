@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"compress/gzip"
-	"crypto/rand"
 	"io"
 	"net/http"
 	"strings"
@@ -11,40 +10,6 @@ import (
 
 	"github.com/rehearse/rehearse/internal/deck"
 )
-
-func TestFigureCacheBelongsToOneDeck(t *testing.T) {
-	t.Parallel()
-	var f figureCache
-	d1, d2 := &deck.Deck{}, &deck.Deck{}
-	f.put(d1, "a", []byte("<figure>1</figure>"))
-	if b, ok := f.get(d1, "a"); !ok || string(b) != "<figure>1</figure>" {
-		t.Fatalf("get after put: %q %v", b, ok)
-	}
-	if _, ok := f.get(d2, "a"); ok {
-		t.Fatal("a reloaded deck was served the old deck's figure")
-	}
-	f.put(d2, "a", []byte("<figure>2</figure>"))
-	if _, ok := f.get(d1, "a"); ok {
-		t.Fatal("the old deck's figures survived a reload")
-	}
-}
-
-func TestFigureCacheStaysWithinBudget(t *testing.T) {
-	t.Parallel()
-	var f figureCache
-	d := &deck.Deck{}
-	big := make([]byte, figureCacheBytes/3+1)
-	rand.Read(big) // kept compressed: only bytes that do not compress fill it
-	for _, id := range []string{"a", "b", "c", "d"} {
-		f.put(d, id, big)
-		if f.bytes > figureCacheBytes {
-			t.Fatalf("after %s the cache holds %d bytes, over %d", id, f.bytes, figureCacheBytes)
-		}
-	}
-	if _, ok := f.get(d, "d"); !ok {
-		t.Fatal("the newest figure was dropped")
-	}
-}
 
 // A card page takes its figure from the cache: a figure planted there is what the next page
 // shows, to anonymous and signed-in readers alike, and a reloaded deck renders its own again.
@@ -56,17 +21,17 @@ func TestCardPageFigureCached(t *testing.T) {
 		t.Fatal("the card page has no simulation figure")
 	}
 	d := e.srv.deck()
-	if _, ok := e.srv.figures.get(d, "figure:"+benchCard); !ok {
+	if _, ok := e.srv.figures.Get(d, "figure:"+benchCard); !ok {
 		t.Fatal("the figure rendered for the first page was not kept")
 	}
-	e.srv.figures.put(d, "figure:"+benchCard, []byte(`<p id="planted">from the cache</p>`))
+	e.srv.figures.Put(d, "figure:"+benchCard, []byte(`<p id="planted">from the cache</p>`))
 	for _, signedIn := range []bool{false, true} {
 		page := e.get("/cards/"+benchCard, signedIn).Body.String()
 		if !strings.Contains(page, `id="planted"`) || strings.Contains(page, `id="simulation"`) {
 			t.Fatalf("signed in %v: the page rendered its figure again rather than taking the cached one", signedIn)
 		}
 	}
-	e.srv.figures.put(&deck.Deck{}, "other", []byte("x")) // as a reload does: the cache moves to another deck
+	e.srv.figures.Put(&deck.Deck{}, "other", []byte("x")) // as a reload does: the cache moves to another deck
 	if page := e.get("/cards/"+benchCard, false).Body.String(); !strings.Contains(page, `id="simulation"`) {
 		t.Fatal("after the cache moved to another deck, the page did not render its own figure")
 	}

@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -51,15 +49,8 @@ func isBearerAPI(r *http.Request) bool {
 }
 
 type apiError struct {
-	Error  string       `json:"error"`
-	Errors []apiProblem `json:"errors,omitempty"`
-}
-
-type apiProblem struct {
-	File    string `json:"file"`
-	Line    int    `json:"line"`
-	Message string `json:"message"`
-	Text    string `json:"text"` // file:line: message, as `rehearse check` prints it
+	Error  string              `json:"error"`
+	Errors []cardwrite.Problem `json:"errors,omitempty"`
 }
 
 func apiFail(w http.ResponseWriter, status int, format string, args ...any) {
@@ -101,29 +92,9 @@ func (s *Server) apiAuth(next http.Handler) http.Handler {
 	})
 }
 
-// apiCard is a card in the API.
-type apiCard struct {
-	ID       string   `json:"id"`
-	Path     string   `json:"path"`
-	Topic    string   `json:"topic"`
-	Question string   `json:"question"`
-	Tags     []string `json:"tags,omitempty"`
-	Bundled  bool     `json:"bundled"` // the card has a card file
-	Stored   bool     `json:"stored"`  // the card has text saved in the app (an override, or a card written there)
-	SHA256   string   `json:"sha256"`  // of the markdown, so a sync can skip unchanged cards
-	Markdown string   `json:"markdown,omitempty"`
-}
-
-func (s *Server) apiCardOf(c *deck.Card, withText bool) apiCard {
-	l := s.loaded()
-	current, bundled := cardwrite.Text(l, c.File)
-	sum := sha256.Sum256(current)
-	a := apiCard{ID: c.ID, Path: c.File, Topic: c.Topic, Question: c.Question, Tags: c.Tags,
-		Bundled: bundled != nil, Stored: l.Stored[c.File], SHA256: hex.EncodeToString(sum[:])}
-	if withText {
-		a.Markdown = string(current)
-	}
-	return a
+// apiCardOf describes a card of the running deck (cardwrite.InfoOf).
+func (s *Server) apiCardOf(c *deck.Card, withText bool) cardwrite.Info {
+	return cardwrite.InfoOf(s.loaded(), c, withText)
 }
 
 // apiListCards is GET /api/cards: every card of the running deck, without the text.
@@ -134,8 +105,8 @@ func (s *Server) apiListCards(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := struct {
-		Cards []apiCard `json:"cards"`
-	}{Cards: []apiCard{}}
+		Cards []cardwrite.Info `json:"cards"`
+	}{Cards: []cardwrite.Info{}}
 	for _, c := range l.Deck.Cards {
 		out.Cards = append(out.Cards, s.apiCardOf(c, false))
 	}
@@ -236,11 +207,7 @@ func (s *Server) apiPutCard(w http.ResponseWriter, r *http.Request) {
 }
 
 func writeProblems(w http.ResponseWriter, errs deck.ErrorList) {
-	e := apiError{Error: fmt.Sprintf("the card has %d problem(s); nothing was saved", len(errs))}
-	for _, p := range errs {
-		e.Errors = append(e.Errors, apiProblem{File: p.File, Line: p.Line, Message: p.Msg, Text: p.Error()})
-	}
-	writeJSON(w, http.StatusUnprocessableEntity, e)
+	writeJSON(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("the card has %d problem(s); nothing was saved", len(errs)), Errors: cardwrite.Problems(errs)})
 }
 
 // apiDeleteCard is DELETE /api/cards/{id}: a card written in the app is deleted, an edited
@@ -257,11 +224,7 @@ func (s *Server) apiDeleteCard(w http.ResponseWriter, r *http.Request) {
 	reverted, problems, err := s.cards.Remove(r.Context(), idOf(userFrom(r.Context())), id)
 	switch {
 	case errors.Is(err, cardwrite.ErrLinked):
-		e := apiError{Error: fmt.Sprintf("card %q was not removed: the deck would then have %d problem(s)", id, len(problems))}
-		for _, p := range problems {
-			e.Errors = append(e.Errors, apiProblem{File: p.File, Line: p.Line, Message: p.Msg, Text: p.Error()})
-		}
-		writeJSON(w, http.StatusConflict, e)
+		writeJSON(w, http.StatusConflict, apiError{Error: fmt.Sprintf("card %q was not removed: the deck would then have %d problem(s)", id, len(problems)), Errors: cardwrite.Problems(problems)})
 	case errors.Is(err, cardwrite.ErrNotEditable):
 		apiFail(w, http.StatusConflict, "%v", err)
 	case errors.Is(err, store.ErrNotFound):

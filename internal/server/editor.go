@@ -5,10 +5,10 @@ import (
 	"errors"
 	"net/http"
 	"path"
-	"strings"
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/rehearse/rehearse/internal/cardform"
 	"github.com/rehearse/rehearse/internal/cardwrite"
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/editor"
@@ -65,24 +65,7 @@ func (s *Server) newCardPage(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, r, http.StatusConflict, cardwrite.ErrNotEditable.Error())
 		return
 	}
-	v := views.Editor{New: true}
-	names, topics := editor.Folders(l.Deck)
-	for i := range names {
-		v.Folders = append(v.Folders, views.FolderOption{Name: names[i], Topic: topics[i]})
-	}
-	topic := "New topic"
-	if len(names) > 0 {
-		v.Folder, topic = names[0], topics[0]
-	}
-	if f := r.URL.Query().Get("folder"); f != "" {
-		for i := range names {
-			if names[i] == f {
-				v.Folder, topic = names[i], topics[i]
-			}
-		}
-	}
-	v.Markdown = editor.Template("my-new-card", topic)
-	v.Live.Lines = strings.Count(v.Markdown, "\n") + 1
+	v := cardform.NewCard(l.Deck, r.URL.Query().Get("folder"))
 	p := s.editorPage(r)
 	p.Title = "New card"
 	s.render(w, r, http.StatusOK, views.EditorPage(p, v))
@@ -100,20 +83,17 @@ func (s *Server) editCardPage(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, r)
 		return
 	}
-	current, bundled := cardwrite.Text(l, c.File)
-	v := s.editorModel(l.Deck, c.ID, c.File, current, bundled != nil, l.Stored[c.File])
+	t := editor.Target{Path: c.File, ID: c.ID}
+	current, _ := cardwrite.Text(l, c.File)
+	v := cardform.Editor(l, t, current)
 	v.Notice = editorNotices[r.URL.Query().Get("saved")]
-	v.Live = s.editorLive(r, editor.Target{Path: c.File, ID: c.ID}, current, false)
+	v.Live = s.editorLive(r, t, current, false)
 	s.render(w, r, http.StatusOK, views.EditorPage(s.editorPage(r), v))
 }
 
 var editorNotices = map[string]string{
 	"1":        "Saved. Study progress on this card is kept.",
 	"restored": "The revision was restored.",
-}
-
-func (s *Server) editorModel(d *deck.Deck, id, file string, md []byte, bundled, stored bool) views.Editor {
-	return views.Editor{ID: id, Path: file, Folder: path.Dir(file), Markdown: string(md), Bundled: bundled, Stored: stored}
 }
 
 // editorTarget reads where the posted card goes: the card in the URL, or a new card in the
@@ -133,35 +113,17 @@ func (s *Server) editorTarget(r *http.Request, d *deck.Deck, src []byte) (editor
 	return editor.Target{Path: path.Join(r.PostFormValue("folder"), id+".md")}, true
 }
 
-// editorLive checks the text and renders what the live pane shows.
+// editorLive checks the text and renders what the live pane shows (cardform.Live).
 func (s *Server) editorLive(r *http.Request, t editor.Target, src []byte, checked bool) views.EditorLive {
-	l := s.loaded()
-	live := views.EditorLive{Lines: bytes.Count(src, []byte("\n")) + 1, Checked: checked}
-	c, errs := s.cards.Check(r.Context(), l, t, src)
-	for _, e := range errs {
-		live.Errors = append(live.Errors, views.EditorError{Line: e.Line, Msg: e.Msg})
-	}
-	if c == nil {
-		if pc, perrs := deck.Parse(t.Path, src); len(perrs) == 0 { // parses, but its claims fail
-			live.Expect, _ = simform.Expectations(r.Context(), s.sim.Run, pc.Sim)
-		}
-		return live
-	}
-	live.Expect, _ = simform.Expectations(r.Context(), s.sim.Run, c.Sim)
-	live.Card = c
-	for _, e := range deck.SpokenProblems(c) { // member-written cards may run long; the deck warns
-		live.Warnings = append(live.Warnings, views.EditorError{Line: e.Line, Msg: e.Msg})
-	}
-	for _, m := range editor.Similar(l.Deck, c.Question, t.ID) {
-		live.Similar = append(live.Similar, views.SimilarCard{ID: m.Card.ID, Question: m.Card.Question, Percent: int(m.Score*100 + 0.5)})
-	}
-	if sim, err := s.cardSimulation(r, c); err == nil {
-		live.Simulation = sim
-	} else {
-		live.Errors = append(live.Errors, views.EditorError{Line: c.Sim.Line, Msg: "simulation: " + err.Error()})
-		live.Card = nil
-	}
-	return live
+	ctx, l := r.Context(), s.loaded()
+	return cardform.Live(l.Deck, t, src, checked, cardform.Checks{
+		Check: func(t editor.Target, src []byte) (*deck.Card, deck.ErrorList) { return s.cards.Check(ctx, l, t, src) },
+		Expect: func(sim *deck.Simulation) []views.ExpectResult {
+			x, _ := simform.Expectations(ctx, s.sim.Run, sim)
+			return x
+		},
+		Figure: func(c *deck.Card) (views.Slot, error) { return s.cardSimulation(r, c) },
+	})
 }
 
 // editorText reads the posted markdown with Windows line ends made plain.
@@ -183,17 +145,7 @@ func (s *Server) editorPost(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, r)
 		return
 	}
-	v := views.Editor{New: t.ID == "", ID: t.ID, Path: t.Path, Folder: path.Dir(t.Path), Markdown: string(src)}
-	if c, ok := l.Deck.Card(t.ID); ok {
-		_, bundled := cardwrite.Text(l, c.File)
-		v.Bundled, v.Stored = bundled != nil, l.Stored[c.File]
-	}
-	if v.New {
-		names, topics := editor.Folders(l.Deck)
-		for i := range names {
-			v.Folders = append(v.Folders, views.FolderOption{Name: names[i], Topic: topics[i]})
-		}
-	}
+	v := cardform.Editor(l, t, src)
 	status := http.StatusOK
 	if r.PostFormValue("action") == "save" {
 		out, errs, err := s.cards.Save(r.Context(), idOf(userFrom(r.Context())), t, src, store.ActionSave)

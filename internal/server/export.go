@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/rehearse/rehearse/internal/anki"
-	"github.com/rehearse/rehearse/internal/srs"
+	"github.com/rehearse/rehearse/internal/store"
 )
 
 // accountExport is GET /account/export.apkg: every card of the deck as an Anki package with
@@ -18,30 +18,14 @@ func (s *Server) accountExport(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	answers := map[string][]anki.Answered{}
+	var log []store.Review
 	if queryValues(r).Get("history") == "1" {
-		log, err := s.db.ReviewsSince(ctx, u.ID, time.Unix(0, 0))
-		if err != nil {
+		if log, err = s.db.ReviewsSince(ctx, u.ID, time.Unix(0, 0)); err != nil {
 			s.fail(w, r, err)
 			return
 		}
-		for _, rv := range log {
-			after := srs.Card{State: rv.StateAfter, Stability: rv.StabilityAfter, Difficulty: rv.DifficultyAfter,
-				LastReview: rv.ReviewedAt, Due: rv.ReviewedAt.Add(time.Duration(rv.ScheduledDays * float64(24*time.Hour)))}
-			answers[rv.CardID] = append(answers[rv.CardID], anki.Answered{At: rv.ReviewedAt, Rating: rv.Rating,
-				TookMS: rv.DurationMS, Before: rv.Before, After: after})
-		}
 	}
-	d := s.deck()
-	cards := make([]anki.ExportCard, 0, d.Len())
-	for _, c := range d.Cards {
-		front, back := anki.CardSides(c)
-		ec := anki.ExportCard{ID: c.ID, Topic: c.Topic, Tags: c.Tags, Front: front, Back: back, Answers: answers[c.ID]}
-		if st, ok := states.Get(c.ID); ok && st.State != srs.New {
-			ec.State = &st
-		}
-		cards = append(cards, ec)
-	}
+	cards := anki.ExportCards(s.deck(), states, log)
 	var buf bytes.Buffer // whole, so a failure is an error page rather than a cut-off download
 	if err := anki.Write(ctx, &buf, cards, now, ""); err != nil {
 		s.fail(w, r, err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/rehearse/rehearse/internal/anki"
 	"github.com/rehearse/rehearse/internal/appmetrics"
 	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/cardwrite"
@@ -21,6 +22,7 @@ import (
 	"github.com/rehearse/rehearse/internal/hear"
 	"github.com/rehearse/rehearse/internal/importer"
 	"github.com/rehearse/rehearse/internal/pair"
+	"github.com/rehearse/rehearse/internal/simform"
 	"github.com/rehearse/rehearse/internal/sso"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/views"
@@ -91,14 +93,14 @@ type Server struct {
 	setupDone atomic.Bool // true once any user exists: the setup page closes for good
 
 	hasher  *auth.Hasher
-	shares  *windowLimiter    // ratewindow.go: short links made per address
-	ready   readyState        // ready.go: the last /readyz probe
-	sim     simState          // sim.go
-	figures figureCache       // cardcache.go: rendered card simulation figures
-	cards   *cardwrite.Writer // cardstore.go: card changes, one at a time, checked against the deck they change
-	uploads hear.Uploads      // recording.go: recent uploads per user
-	anki    ankiStages        // anki.go: Anki imports previewed and waiting for their save
-	pairs   *pair.Hub         // pair.go: wakes the open screens of a pair interview
+	shares  *windowLimiter      // ratewindow.go: short links made per address
+	ready   readyState          // ready.go: the last /readyz probe
+	sim     simState            // sim.go
+	figures simform.FigureCache // rendered card simulation figures
+	cards   *cardwrite.Writer   // cardstore.go: card changes, one at a time, checked against the deck they change
+	uploads hear.Uploads        // recording.go: recent uploads per user
+	anki    anki.Stages         // Anki imports previewed and waiting for their save
+	pairs   *pair.Hub           // pair.go: wakes the open screens of a pair interview
 
 	limiter *auth.LoginLimiter  // failed logins per account and address
 	metrics *appmetrics.Metrics // this server's Prometheus series
