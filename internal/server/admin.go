@@ -3,19 +3,13 @@ package server
 import (
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/team"
 	"github.com/rehearse/rehearse/internal/views"
-)
-
-const (
-	defaultInviteDays = 7
-	maxInviteDays     = 30
-	resetTTL          = 24 * time.Hour
 )
 
 // adminRoutes registers /admin and its actions (admins only).
@@ -53,73 +47,16 @@ var reloadNotices = map[string]string{
 }
 
 func (s *Server) adminPage(w http.ResponseWriter, r *http.Request) {
-	s.renderAdmin(w, r, http.StatusOK, nil, defaultInviteDays)
+	s.renderAdmin(w, r, http.StatusOK, nil)
 }
 
-func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, status int, fe *views.FormError, days int) {
-	ctx := r.Context()
-	me := userFrom(ctx)
-	users, err := s.db.Users(ctx)
+func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, status int, fe *views.FormError) {
+	vm, err := team.Admin(r.Context(), s.db, userFrom(r.Context()).ID, s.now())
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	now := s.now()
-	invites, err := s.db.Invites(ctx, now.Add(-maxInviteDays*24*time.Hour))
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	emails, err := s.db.Emails(ctx)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	vm := views.AdminPage{InviteDays: days, Err: fe, MetricsHere: !s.cfg.MetricsElsewhere}
-	for _, u := range users {
-		vm.Users = append(vm.Users, views.AdminUser{ID: u.ID, Name: u.Username, Role: u.Role,
-			Disabled: u.Disabled, Created: u.CreatedAt, Self: u.ID == me.ID, Email: emails[u.ID]})
-	}
-	for _, i := range invites {
-		st := "pending"
-		switch {
-		case !i.UsedAt.IsZero():
-			st = "used by " + i.UsedBy
-		case !i.RevokedAt.IsZero():
-			st = "revoked"
-		case !i.Pending(now):
-			st = "expired"
-		}
-		vm.Invites = append(vm.Invites, views.AdminInvite{ID: i.ID, For: i.Note, Pending: i.Pending(now), Role: i.Role,
-			CreatedBy: i.CreatedBy, Expires: i.ExpiresAt, Status: st})
-	}
-	vm.Deck = views.AdminDeck{Source: "embedded", Embedded: true}
-	if d := s.deck(); d != nil {
-		vm.Deck.Cards = d.Len()
-	}
-	if rl, ok := s.decks.(Reloader); ok {
-		st := rl.Status()
-		vm.Deck.Source, vm.Deck.Embedded, vm.Deck.Reloadable = st.Source, st.Embedded, !st.Embedded
-		vm.Deck.LoadedAt, vm.Deck.FailedAt, vm.Deck.OtherError = st.LoadedAt, st.FailedAt, st.OtherError
-		for _, e := range st.Errors {
-			vm.Deck.Errors = append(vm.Deck.Errors, views.DeckError{File: e.File, Line: e.Line, Msg: e.Msg})
-		}
-	}
-	if l := s.loaded(); l != nil {
-		for _, e := range l.Skipped {
-			vm.Deck.Skipped = append(vm.Deck.Skipped, views.DeckError{File: e.File, Line: e.Line, Msg: e.Msg})
-		}
-	}
-	if vm.Tokens, err = s.adminTokens(ctx); err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	membersEdit, err := s.db.Setting(r.Context(), store.SettingMembersEdit)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	vm.Editing = views.EditingSection(views.EditingSetting{MembersEdit: membersEdit == "1"})
+	vm.Err, vm.MetricsHere, vm.Deck = fe, !s.cfg.MetricsElsewhere, s.adminDeck()
 	vm.ExternalURL, vm.Configured = s.linkURL(r, ""), s.cfg.BaseURL != "" // baseurl.go
 	p := s.page(r, "Administration")
 	p.CSS = append(p.CSS, s.assets.URL("team.css"))
@@ -128,6 +65,28 @@ func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, status int,
 		p.Notice = "Card editing permission saved."
 	}
 	s.render(w, r, status, views.Admin(p, vm))
+}
+
+// adminDeck is the admin page's deck section: where it comes from, its last load and problems.
+func (s *Server) adminDeck() views.AdminDeck {
+	d := views.AdminDeck{Source: "embedded", Embedded: true}
+	if deck := s.deck(); deck != nil {
+		d.Cards = deck.Len()
+	}
+	if rl, ok := s.decks.(Reloader); ok {
+		st := rl.Status()
+		d.Source, d.Embedded, d.Reloadable = st.Source, st.Embedded, !st.Embedded
+		d.LoadedAt, d.FailedAt, d.OtherError = st.LoadedAt, st.FailedAt, st.OtherError
+		for _, e := range st.Errors {
+			d.Errors = append(d.Errors, views.DeckError{File: e.File, Line: e.Line, Msg: e.Msg})
+		}
+	}
+	if l := s.loaded(); l != nil {
+		for _, e := range l.Skipped {
+			d.Skipped = append(d.Skipped, views.DeckError{File: e.File, Line: e.Line, Msg: e.Msg})
+		}
+	}
+	return d
 }
 
 func userIDParam(r *http.Request) (int64, error) {
@@ -172,7 +131,7 @@ func (s *Server) createReset(w http.ResponseWriter, r *http.Request) {
 	}
 	token, digest := auth.NewToken()
 	now := s.now()
-	if err := s.db.CreateReset(r.Context(), digest, u.ID, now, now.Add(resetTTL)); err != nil {
+	if err := s.db.CreateReset(r.Context(), digest, u.ID, now, now.Add(team.ResetTTL)); err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -185,6 +144,6 @@ func (s *Server) createReset(w http.ResponseWriter, r *http.Request) {
 	p := s.page(r, "Password-reset link created", "copy.js")
 	p.CSS = append(p.CSS, s.assets.URL("team.css"))
 	s.render(w, r, http.StatusCreated, views.AdminLinkPage(p, views.AdminLinks{
-		Title: "Password-reset link created", What: what, Links: []views.AdminLink{{URL: s.linkURL(r, "/reset/"+token)}}, Expires: now.Add(resetTTL),
+		Title: "Password-reset link created", What: what, Links: []views.AdminLink{{URL: s.linkURL(r, "/reset/"+token)}}, Expires: now.Add(team.ResetTTL),
 	}))
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/team"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
@@ -18,13 +19,13 @@ func (s *Server) setEmail(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	email := strings.TrimSpace(r.PostFormValue("email"))
-	if msg := checkEmail(email); msg != "" {
-		s.renderAdmin(w, r, http.StatusUnprocessableEntity, &views.FormError{Form: msg}, defaultInviteDays)
+	if msg := team.CheckEmail(email); msg != "" {
+		s.renderAdmin(w, r, http.StatusUnprocessableEntity, &views.FormError{Form: msg})
 		return
 	}
 	err = s.db.SetEmail(r.Context(), id, email)
 	if errors.Is(err, store.ErrConflict) {
-		s.renderAdmin(w, r, http.StatusConflict, &views.FormError{Form: "Another account already has the email " + email + "."}, defaultInviteDays)
+		s.renderAdmin(w, r, http.StatusConflict, &views.FormError{Form: "Another account already has the email " + email + "."})
 		return
 	}
 	if err != nil {
@@ -33,16 +34,4 @@ func (s *Server) setEmail(w http.ResponseWriter, r *http.Request) {
 	}
 	s.log.InfoContext(r.Context(), "account email changed", "user_id", id, "by", userFrom(r.Context()).Username)
 	http.Redirect(w, r, "/admin#users", http.StatusSeeOther)
-}
-
-// checkEmail accepts "" (no email) or something shaped like an address.
-func checkEmail(e string) string {
-	if e == "" {
-		return ""
-	}
-	at := strings.IndexByte(e, '@')
-	if len(e) > 254 || at < 1 || at == len(e)-1 || strings.ContainsAny(e, " \t\r\n<>,;") {
-		return "The email " + e + " does not look like an address (name@example.com)."
-	}
-	return ""
 }

@@ -3,10 +3,10 @@ package server
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/team"
 )
 
 // Without --base-url, the external address is the one the setup page was opened at, recorded
@@ -28,21 +28,11 @@ func (s *Server) recordURL(r *http.Request) {
 	if s.cfg.BaseURL != "" || s.recordedURL(r.Context()) != "" {
 		return
 	}
-	if u, msg := checkExternalURL(s.scheme(r) + "://" + r.Host); msg == "" {
+	if u, msg := team.CheckExternalURL(s.scheme(r) + "://" + r.Host); msg == "" {
 		if err := s.db.SetSetting(r.Context(), store.SettingExternalURL, u); err != nil {
 			s.log.WarnContext(r.Context(), "recording the external URL", "err", err)
 		}
 	}
-}
-
-// checkExternalURL normalises an external address an admin typed, or says what is wrong.
-func checkExternalURL(v string) (string, string) {
-	v = strings.TrimRight(strings.TrimSpace(v), "/")
-	u, err := url.Parse(v)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return "", "Give the address people open, starting with https:// (or http://), without a query."
-	}
-	return u.Scheme + "://" + u.Host + strings.TrimRight(u.EscapedPath(), "/"), ""
 }
 
 // linkURL makes a link for use outside the app (invites, password resets): always absolute.

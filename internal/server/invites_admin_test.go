@@ -11,6 +11,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/team"
 )
 
 func TestInvitesSeveralAbsoluteRevocable(t *testing.T) {
@@ -66,9 +67,9 @@ func TestInvitesSeveralAbsoluteRevocable(t *testing.T) {
 		t.Fatalf("%d invites shown revoked", st)
 	}
 	// Too many at once: nothing is created, the form says why.
-	many := strings.Repeat("someone\n", maxInvitesAtOnce+1)
+	many := strings.Repeat("someone\n", team.MaxInvitesAtOnce+1)
 	if resp, doc := e.post(admin, "/admin/invites", url.Values{"role": {"member"}, "days": {"3"}, "for": {many}}); resp.StatusCode != http.StatusUnprocessableEntity || doc.Find("#for-error").Length() != 1 {
-		t.Fatalf("%d invites at once: %d", maxInvitesAtOnce+1, resp.StatusCode)
+		t.Fatalf("%d invites at once: %d", team.MaxInvitesAtOnce+1, resp.StatusCode)
 	}
 	// The admin changes the address; later links use it.
 	if resp, doc := e.post(admin, "/admin/external-url", url.Values{"url": {"javascript:alert(1)"}}); resp.StatusCode != http.StatusUnprocessableEntity || doc.Find("#url-error").Length() != 1 {

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -101,19 +100,6 @@ func (s *Server) checkOwnPassword(w http.ResponseWriter, r *http.Request, passwo
 	}
 	attempt.Succeeded()
 	return 0, "", nil
-}
-
-// adminTokens is the admin page's list of every live token.
-func (s *Server) adminTokens(ctx context.Context) (views.Slot, error) {
-	list, err := s.db.LiveTokens(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]views.OwnedToken, 0, len(list))
-	for _, t := range list {
-		out = append(out, views.OwnedToken{Token: views.Token{ID: t.ID, Name: t.Name, Created: t.CreatedAt, LastUsed: t.LastUsed}, User: t.Username})
-	}
-	return views.AdminTokensSection(out), nil
 }
 
 // adminRevokeToken is POST /admin/tokens/{id}/revoke: an admin ends anyone's token.
