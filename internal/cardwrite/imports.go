@@ -2,8 +2,6 @@ package cardwrite
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 
 	"github.com/rehearse/rehearse/internal/anki"
@@ -145,46 +143,4 @@ func (w *Writer) ImportAnki(ctx context.Context, userID int64, st *anki.Stage) (
 	}
 	out.Cards, out.WithHistory, out.Images = len(im.Cards), n, len(im.Media)
 	return out, w.d.Reload(), nil
-}
-
-// Info is a card as the cards API describes it.
-type Info struct {
-	ID       string   `json:"id"`
-	Path     string   `json:"path"`
-	Topic    string   `json:"topic"`
-	Question string   `json:"question"`
-	Tags     []string `json:"tags,omitempty"`
-	Bundled  bool     `json:"bundled"` // the card has a card file
-	Stored   bool     `json:"stored"`  // the card has text saved in the app (an override, or a card written there)
-	SHA256   string   `json:"sha256"`  // of the markdown, so a sync can skip unchanged cards
-	Markdown string   `json:"markdown,omitempty"`
-}
-
-// InfoOf describes card c of l, with its markdown when withText.
-func InfoOf(l *deckload.Loaded, c *deck.Card, withText bool) Info {
-	current, bundled := Text(l, c.File)
-	sum := sha256.Sum256(current)
-	a := Info{ID: c.ID, Path: c.File, Topic: c.Topic, Question: c.Question, Tags: c.Tags,
-		Bundled: bundled != nil, Stored: l.Stored[c.File], SHA256: hex.EncodeToString(sum[:])}
-	if withText {
-		a.Markdown = string(current)
-	}
-	return a
-}
-
-// Problem is a card's problem as the cards API reports it.
-type Problem struct {
-	File    string `json:"file"`
-	Line    int    `json:"line"`
-	Message string `json:"message"`
-	Text    string `json:"text"` // file:line: message, as `rehearse check` prints it
-}
-
-// Problems is each of list as the cards API reports it.
-func Problems(list deck.ErrorList) []Problem {
-	out := make([]Problem, len(list))
-	for i, p := range list {
-		out[i] = Problem{File: p.File, Line: p.Line, Message: p.Msg, Text: p.Error()}
-	}
-	return out
 }

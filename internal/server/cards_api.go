@@ -173,20 +173,13 @@ func (s *Server) apiPutCard(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	src = []byte(strings.ReplaceAll(string(src), "\r\n", "\n"))
-	want := r.URL.Query().Get("path")
-	t := cardwrite.Target(l.Deck, id, want, "")
-	if c, ok := l.Deck.Card(id); ok && want != "" && want != c.File {
-		apiFail(w, http.StatusUnprocessableEntity, "path: card %q lives at %s; moving a card is refused", id, c.File)
+	t, problems, err := cardwrite.APITarget(l.Deck, id, r.URL.Query().Get("path"), src)
+	switch {
+	case err != nil:
+		apiFail(w, http.StatusUnprocessableEntity, "%v", err)
 		return
-	}
-	if want == "" && t.ID == "" { // a new card without a path: the folder of its topic
-		if c, errs := deck.Parse(t.Path, src); len(errs) == 0 {
-			t = cardwrite.Target(l.Deck, id, "", c.Topic)
-		}
-	}
-	if got := editor.IDOf(src); got != id && len(src) <= editor.MaxCardBytes {
-		writeProblems(w, deck.ErrorList{{File: t.Path, Line: editor.FrontMatterLine(src, "id"),
-			Msg: fmt.Sprintf("id: the URL names %q but the card's id is %q; renaming is refused", id, got)}})
+	case len(problems) > 0:
+		writeProblems(w, problems)
 		return
 	}
 	out, errs, err := s.cards.Save(r.Context(), idOf(userFrom(r.Context())), t, src, store.ActionSave)

@@ -22,16 +22,9 @@ func (s *Server) loaded() *deckload.Loaded {
 	return nil
 }
 
-// canEdit reports whether u may write cards: admins, and members when an admin allows it.
+// canEdit reports whether u may write cards (cardwrite.CanEdit).
 func (s *Server) canEdit(ctx context.Context, u *store.User) (bool, error) {
-	if u == nil {
-		return false, nil
-	}
-	if u.IsAdmin() {
-		return true, nil
-	}
-	v, err := s.db.Setting(ctx, store.SettingMembersEdit)
-	return v == "1", err
+	return cardwrite.CanEdit(ctx, s.db, u)
 }
 
 // checkSim is the deck's simulation check for one card being edited.
