@@ -9,6 +9,7 @@ import (
 
 	"github.com/rehearse/rehearse/internal/cardwrite"
 	"github.com/rehearse/rehearse/internal/editor"
+	"github.com/rehearse/rehearse/internal/historyview"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/views"
 )
@@ -31,42 +32,21 @@ func (s *Server) historyPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	v := views.History{ID: id, CanEdit: canEdit}
-	for _, rv := range revs {
-		v.Revisions = append(v.Revisions, views.RevisionView{ID: rv.ID, Action: rv.Action, By: rv.By, At: rv.CreatedAt, Empty: rv.Markdown == ""})
-	}
 	to, _ := strconv.ParseInt(r.URL.Query().Get("to"), 10, 64)
-	var newer, older *store.Revision
-	for i := range revs {
-		if revs[i].Markdown == "" {
-			continue
-		}
-		switch {
-		case newer == nil && (to == 0 || revs[i].ID == to):
-			newer = &revs[i]
-		case newer != nil && older == nil:
-			older = &revs[i]
-		}
-	}
-	if newer != nil {
-		base := ""
-		if older != nil {
-			base, v.From = older.Markdown, older.ID
-		} else if l := s.loaded(); l != nil {
-			if _, bundled := cardwrite.Text(l, newer.Path); bundled != nil {
-				base = string(bundled) // the first edit of a bundled card: diff against its file
-			}
-		}
-		v.To = newer.ID
-		lines, coarse := editor.Diff(base, newer.Markdown)
-		v.Coarse = coarse
-		for _, l := range lines {
-			v.Diff = append(v.Diff, views.DiffLine{Op: string(l.Op), Text: l.Text})
-		}
-	}
+	v := historyview.Page(id, canEdit, revs, to, s.bundledText)
 	p := s.page(r, "History")
 	p.CSS = append(p.CSS, s.assets.URL("editor.css"))
 	s.render(w, r, http.StatusOK, views.HistoryPage(p, v))
+}
+
+// bundledText is a card file as the binary ships it ("" for none).
+func (s *Server) bundledText(path string) string {
+	if l := s.loaded(); l != nil {
+		if _, bundled := cardwrite.Text(l, path); bundled != nil {
+			return string(bundled)
+		}
+	}
+	return ""
 }
 
 // restoreRevision is POST /cards/{id}/restore: save an earlier revision's text again, as a new
@@ -79,13 +59,8 @@ func (s *Server) restoreRevision(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	var rev *store.Revision
-	for i := range revs {
-		if revs[i].ID == revID && revs[i].Markdown != "" {
-			rev = &revs[i]
-		}
-	}
-	if rev == nil {
+	rev, ok := historyview.Restorable(revs, revID)
+	if !ok {
 		s.errorPage(w, r, http.StatusNotFound, "This card has no such revision with text to restore.")
 		return
 	}

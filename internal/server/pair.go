@@ -1,24 +1,22 @@
 package server
 
 import (
-	"crypto/rand"
-	"encoding/base64"
 	"errors"
-	"math/big"
+	"math/rand/v2"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/pair"
+	"github.com/rehearse/rehearse/internal/pairview"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
-// Pair interviews (/pair): the rules are in internal/pair; these handlers decode, apply one
-// rule, store, wake the other screen (pairevents.go) and redirect.
+// Pair interviews (/pair): the rules are in internal/pair and the pages are built by
+// internal/pairview; these handlers decode, apply one rule, store, wake the other screen
+// (pairevents.go) and redirect.
 
 func (s *Server) pairRoutes(r chi.Router) {
 	r.Group(func(r chi.Router) {
@@ -33,55 +31,24 @@ func (s *Server) pairRoutes(r chi.Router) {
 	})
 }
 
-// defaultPairTarget is the clock when a card has no go-deeper timing.
-const defaultPairTarget = 2 * time.Minute
-
 func (s *Server) pairIndex(w http.ResponseWriter, r *http.Request) {
 	s.renderPairIndex(w, r, http.StatusOK, nil)
 }
 
 func (s *Server) renderPairIndex(w http.ResponseWriter, r *http.Request, status int, fe *views.FormError) {
-	ctx := r.Context()
-	me := userFrom(ctx)
-	users, err := s.db.TeamUsers(ctx)
+	ctx, me := r.Context(), userFrom(r.Context())
+	team, err := s.db.TeamUsers(ctx)
+	var list []*pair.Session
+	if err == nil {
+		list, err = s.db.PairsOf(ctx, me.ID, 20)
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return
-	}
-	names := map[int64]string{}
-	vm := views.PairIndex{Err: fe}
-	for _, u := range users {
-		names[u.ID] = u.Username
-		if u.ID != me.ID {
-			vm.Colleagues = append(vm.Colleagues, views.PairOption{Value: strconv.FormatInt(u.ID, 10), Label: u.Username})
-		}
-	}
-	d := s.deck()
-	for _, c := range d.Cards {
-		if !c.Plain {
-			vm.Cards = append(vm.Cards, views.PairOption{Value: c.ID, Label: c.Question})
-		}
-	}
-	list, err := s.db.PairsOf(ctx, me.ID, 20)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	for _, p := range list {
-		item := views.PairListItem{Code: p.Code, State: string(p.State), When: p.CreatedAt, Role: "you interviewed", With: names[p.Candidate]}
-		if p.Candidate == me.ID {
-			item.Role, item.With = "you answered", names[p.Interviewer]
-		}
-		if c, ok := d.Card(p.CardID); ok && (p.State != pair.Waiting || p.Interviewer == me.ID) {
-			item.Question = c.Question
-		} else {
-			item.Question = "A question not shown yet"
-		}
-		vm.Sessions = append(vm.Sessions, item)
 	}
 	p := s.page(r, "Interview a colleague")
 	p.CSS = append(p.CSS, s.assets.URL("pair.css"))
-	s.render(w, r, status, views.PairIndexPage(p, vm))
+	s.render(w, r, status, views.PairIndexPage(p, pairview.Index(me.ID, team, s.deck(), list, fe)))
 }
 
 func (s *Server) pairOpen(w http.ResponseWriter, r *http.Request) {
@@ -95,16 +62,12 @@ func (s *Server) pairOpen(w http.ResponseWriter, r *http.Request) {
 		s.renderPairIndex(w, r, http.StatusUnprocessableEntity, &views.FormError{Form: "Choose a colleague from the list."})
 		return
 	}
-	card, ok := s.pairCard(r.PostFormValue("card"))
+	card, ok := pair.Card(s.deck(), r.PostFormValue("card"))
 	if !ok {
 		s.renderPairIndex(w, r, http.StatusUnprocessableEntity, &views.FormError{Form: "That card is not in the deck (or has no rubric); choose another."})
 		return
 	}
-	target := card.Timing.Deeper
-	if target <= 0 {
-		target = defaultPairTarget
-	}
-	sess, err := pair.Open(pairCode(), me.ID, other.ID, card.ID, target, s.now())
+	sess, err := pair.Open(pair.NewCode(), me.ID, other.ID, card.ID, pair.Target(card), s.now())
 	if errors.Is(err, pair.ErrSelf) {
 		s.renderPairIndex(w, r, http.StatusUnprocessableEntity, &views.FormError{Form: "Choose a colleague to interview, not yourself."})
 		return
@@ -115,32 +78,6 @@ func (s *Server) pairOpen(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.Redirect(w, r, "/pair/"+saved.Code, http.StatusSeeOther)
-}
-
-// pairCard is the chosen card, or a random one with a rubric when none is chosen.
-func (s *Server) pairCard(id string) (*deck.Card, bool) {
-	d := s.deck()
-	if id != "" {
-		c, ok := d.Card(id)
-		return c, ok && !c.Plain
-	}
-	var pool []*deck.Card
-	for _, c := range d.Cards {
-		if !c.Plain {
-			pool = append(pool, c)
-		}
-	}
-	if len(pool) == 0 {
-		return nil, false
-	}
-	n, _ := rand.Int(rand.Reader, big.NewInt(int64(len(pool))))
-	return pool[n.Int64()], true
-}
-
-func pairCode() string {
-	b := make([]byte, 12)
-	rand.Read(b)
-	return base64.RawURLEncoding.EncodeToString(b)
 }
 
 // pairFor loads the session in the URL for one of its two people; anyone else gets a 404, as
@@ -164,31 +101,10 @@ func (s *Server) pairFor(w http.ResponseWriter, r *http.Request) (*pair.Session,
 	return sess, role, true
 }
 
-func (s *Server) pairLive(r *http.Request, sess *pair.Session, role pair.Role) views.PairLive {
-	other := sess.Candidate
-	if role == pair.Candidate {
-		other = sess.Interviewer
-	}
-	l := views.PairLive{Code: sess.Code, State: string(sess.State), TargetMS: sess.Target.Milliseconds(),
-		UsedMS: sess.Used(s.now()).Milliseconds()}
-	if u, err := s.db.UserByID(r.Context(), other); err == nil {
-		l.With = u.Username
-	}
-	if !sess.StartedAt.IsZero() {
-		l.StartedMS = sess.StartedAt.UnixMilli()
-	}
-	if sess.State == pair.Done {
-		l.Level, l.Hits, l.Notes = sess.Level, len(sess.PitfallsHit), sess.Notes
-	}
-	return l
-}
-
 func (s *Server) pairPage(w http.ResponseWriter, r *http.Request) {
-	sess, role, ok := s.pairFor(w, r)
-	if !ok {
-		return
+	if sess, role, ok := s.pairFor(w, r); ok {
+		s.renderPair(w, r, http.StatusOK, sess, role, nil)
 	}
-	s.renderPair(w, r, http.StatusOK, sess, role, nil)
 }
 
 func (s *Server) renderPair(w http.ResponseWriter, r *http.Request, status int, sess *pair.Session, role pair.Role, fe *views.FormError) {
@@ -197,27 +113,20 @@ func (s *Server) renderPair(w http.ResponseWriter, r *http.Request, status int, 
 		s.fail(w, r, errStatus(http.StatusGone, "This session's card is no longer in the deck."))
 		return
 	}
-	live := s.pairLive(r, sess, role)
+	with := ""
+	if u, err := s.db.UserByID(r.Context(), sess.UserOf(role.Other())); err == nil {
+		with = u.Username
+	}
+	live := pairview.Live(sess, with, s.now())
 	p := s.page(r, "Pair interview", "voice.js", "pair.js")
 	p.CSS = append(p.CSS, s.assets.URL("pair.css"), s.assets.URL("voice.css"))
 	w.Header().Set("Cache-Control", "no-store")
 	if role == pair.Candidate {
-		// Only the question, and only once the clock runs: never the rubric.
-		vm := views.PairCandidate{Live: live, Recorder: views.Recorder{CardID: card.ID, Mode: "study", Depth: "deeper", Target: sess.Target}}
-		if sess.State != pair.Waiting {
-			vm.Question = card.Question
-		}
-		s.render(w, r, status, views.PairCandidatePage(p, vm))
+		s.render(w, r, status, views.PairCandidatePage(p, pairview.Candidate(sess, live, card)))
 		return
 	}
-	vm := views.PairInterviewer{Live: live, Card: card, Here: s.pairs.Present(sess.Code, pair.Candidate), Err: fe}
-	vm.Pitfalls = make([]bool, len(card.Pitfalls))
-	for _, i := range sess.PitfallsHit {
-		if i < len(vm.Pitfalls) {
-			vm.Pitfalls[i] = true
-		}
-	}
-	s.render(w, r, status, views.PairInterviewerPage(p, vm))
+	here := s.pairs.Present(sess.Code, pair.Candidate)
+	s.render(w, r, status, views.PairInterviewerPage(p, pairview.Interviewer(sess, live, card, here, fe)))
 }
 
 func (s *Server) pairStart(w http.ResponseWriter, r *http.Request) {
@@ -229,12 +138,7 @@ func (s *Server) pairStart(w http.ResponseWriter, r *http.Request) {
 		s.pairRefused(w, r, sess, role, err)
 		return
 	}
-	if err := s.db.SavePair(r.Context(), *sess, pair.Waiting); err != nil && !errors.Is(err, store.ErrConflict) {
-		s.fail(w, r, err)
-		return
-	}
-	s.pairs.Changed(sess.Code)
-	http.Redirect(w, r, "/pair/"+sess.Code, http.StatusSeeOther)
+	s.pairSaved(w, r, sess, s.db.SavePair(r.Context(), *sess, pair.Waiting))
 }
 
 func (s *Server) pairFinish(w http.ResponseWriter, r *http.Request) {
@@ -242,39 +146,17 @@ func (s *Server) pairFinish(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	card, _ := s.deck().Card(sess.CardID)
-	level, err := strconv.Atoi(r.PostFormValue("level"))
-	if err != nil {
-		level = -1
-	}
 	r.ParseForm()
-	var hit []int
-	for _, v := range r.PostForm["pitfall"] {
-		i, err := strconv.Atoi(v)
-		if err != nil {
-			i = -1
-		}
-		hit = append(hit, i)
-	}
-	notes := r.PostFormValue("notes")
-	if len(notes) > 4000 {
-		notes = notes[:4000]
-	}
+	level, hit, notes := pair.ReadResult(r.PostFormValue("level"), r.PostForm["pitfall"], r.PostFormValue("notes"))
 	nPitfalls := 0
-	if card != nil {
+	if card, ok := s.deck().Card(sess.CardID); ok {
 		nPitfalls = len(card.Pitfalls)
 	}
 	if err := sess.Finish(userFrom(r.Context()).ID, level, hit, nPitfalls, notes, s.now()); err != nil {
 		s.pairRefused(w, r, sess, role, err)
 		return
 	}
-	n, _ := rand.Int(rand.Reader, big.NewInt(1<<31))
-	if err := s.db.FinishPair(r.Context(), *sess, n.Int64()); err != nil && !errors.Is(err, store.ErrConflict) {
-		s.fail(w, r, err)
-		return
-	}
-	s.pairs.Changed(sess.Code)
-	http.Redirect(w, r, "/pair/"+sess.Code, http.StatusSeeOther)
+	s.pairSaved(w, r, sess, s.db.FinishPair(r.Context(), *sess, rand.Int64N(1<<31)))
 }
 
 func (s *Server) pairCancel(w http.ResponseWriter, r *http.Request) {
@@ -287,7 +169,13 @@ func (s *Server) pairCancel(w http.ResponseWriter, r *http.Request) {
 		s.pairRefused(w, r, sess, role, err)
 		return
 	}
-	if err := s.db.SavePair(r.Context(), *sess, from); err != nil && !errors.Is(err, store.ErrConflict) {
+	s.pairSaved(w, r, sess, s.db.SavePair(r.Context(), *sess, from))
+}
+
+// pairSaved wakes both screens once a change is stored, and shows the session. A conflict
+// means the other side changed it first: the page shows where it is now.
+func (s *Server) pairSaved(w http.ResponseWriter, r *http.Request, sess *pair.Session, err error) {
+	if err != nil && !errors.Is(err, store.ErrConflict) {
 		s.fail(w, r, err)
 		return
 	}
