@@ -23,10 +23,10 @@ type Stage struct {
 	Refused  []string // "id: problem": notes that make no valid card
 }
 
-// Staged is a card the import would save, with the importing user's history replayed.
+// Staged is a card the import would save (its text parses), with the importing user's history
+// replayed. The parsed card is not kept: a stage waits in memory for its save.
 type Staged struct {
 	Imported
-	Card    *deck.Card
 	State   srs.Card   // after History
 	History []Replayed // empty without usable history
 }
@@ -41,8 +41,7 @@ func NewStage(p *Package, name string, d *deck.Deck, sc srs.Scheduler, loc *time
 		revs[r.CardID] = append(revs[r.CardID], r)
 	}
 	for _, c := range cards {
-		card, errs := deck.Parse(c.Path, c.Markdown)
-		if len(errs) > 0 {
+		if _, errs := deck.Parse(c.Path, c.Markdown); len(errs) > 0 {
 			st.Refused = append(st.Refused, fmt.Sprintf("%s: %s", c.ID, errs[0].Msg))
 			continue
 		}
@@ -50,7 +49,7 @@ func NewStage(p *Package, name string, d *deck.Deck, sc srs.Scheduler, loc *time
 			st.Existing = append(st.Existing, fmt.Sprintf("%s (%s)", c.ID, old.File))
 			continue
 		}
-		s := Staged{Imported: c, Card: card}
+		s := Staged{Imported: c}
 		if len(c.AnkiCards) > 0 {
 			s.State, s.History = Replay(sc, c.ID, revs[c.AnkiCards[0]], loc)
 		}

@@ -114,14 +114,16 @@ func AnkiPreview(st *anki.Stage, p *anki.Package, due func(time.Time) string) vi
 		Existing: st.Existing, Refused: st.Refused}
 	topics := map[string]int{}
 	for _, c := range st.Cards {
-		item := views.AnkiItem{Card: c.Card, Suspended: c.Suspended}
+		item := views.AnkiItem{Suspended: c.Suspended}
 		if len(c.History) > 0 {
 			item.Answers, item.State, item.Due = len(c.History), c.State.State.String(), due(c.State.Due)
 			v.WithHistory++
 		}
 		topics[c.Topic]++
-		if len(v.Items) < AnkiPreviewed {
-			v.Items = append(v.Items, item)
+		if len(v.Items) < AnkiPreviewed { // parsed again: the stage keeps text only
+			if item.Card, _ = deck.Parse(c.Path, c.Markdown); item.Card != nil {
+				v.Items = append(v.Items, item)
+			}
 		}
 		if c.Suspended {
 			v.Suspended++
