@@ -48,3 +48,17 @@ func BenchmarkSearch(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSearchCommon searches for a word most cards hold, as bench/load's searches do.
+func BenchmarkSearchCommon(b *testing.B) {
+	d, err := Load(benchFS(b, 1000), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if hits := d.Search("stopping", 50); len(hits) != 50 {
+			b.Fatalf("got %d hits", len(hits))
+		}
+	}
+}

@@ -91,40 +91,36 @@ func (d *Deck) Search(q string, limit int) []Hit {
 	if len(words) == 0 {
 		return nil
 	}
-	type scored struct {
-		hit  Hit
-		rank int
-	}
+	// Rank every card first, and cut snippets only for the hits shown: a common word can
+	// match most of the deck.
+	type scored struct{ i, rank int }
 	var found []scored
 	ixs := d.searchIndex()
 	for i := range ixs {
-		ix := &ixs[i]
-		rank, ok := rankCard(ix, words)
-		if !ok {
-			continue
+		if rank, ok := rankCard(&ixs[i], words); ok {
+			found = append(found, scored{i, rank})
 		}
-		c := d.Cards[i]
-		h := Hit{Card: c, Question: marked(c.Question, ix.lower[0], words)}
-		if rank < len(searchFields) {
-			h.Field = searchFields[rank]
-		}
-		// The snippet comes from the field that ranked the card, else from the first field
-		// after the question that holds any of the words.
-		for _, f := range snippetOrder(rank) {
-			if w, ok := firstWord(ix.lower[f], words); ok {
-				h.Snippet = snippet(fieldText(c, f), ix.lower[f], w, words)
-				break
-			}
-		}
-		found = append(found, scored{h, rank})
 	}
 	sort.SliceStable(found, func(i, j int) bool { return found[i].rank < found[j].rank })
 	if limit > 0 && len(found) > limit {
 		found = found[:limit]
 	}
 	hits := make([]Hit, len(found))
-	for i, s := range found {
-		hits[i] = s.hit
+	for k, s := range found {
+		ix, c := &ixs[s.i], d.Cards[s.i]
+		h := Hit{Card: c, Question: marked(c.Question, ix.lower[0], words)}
+		if s.rank < len(searchFields) {
+			h.Field = searchFields[s.rank]
+		}
+		// The snippet comes from the field that ranked the card, else from the first field
+		// after the question that holds any of the words.
+		for _, f := range snippetOrder(s.rank) {
+			if w, ok := firstWord(ix.lower[f], words); ok {
+				h.Snippet = snippet(fieldText(c, f), ix.lower[f], w, words)
+				break
+			}
+		}
+		hits[k] = h
 	}
 	return hits
 }
