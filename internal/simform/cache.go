@@ -44,7 +44,7 @@ func (f *FigureCache) Get(d *deck.Deck, key string) ([]byte, bool) {
 
 // Put keeps a figure of deck d; a figure of another deck first empties the cache.
 func (f *FigureCache) Put(d *deck.Deck, key string, figure []byte) {
-	b := s2.Encode(nil, figure)
+	b := bytes.Clone(s2.Encode(nil, figure)) // Encode's buffer has room for the uncompressed figure
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.deck != d || f.m == nil { // the deck was reloaded: drop the old deck's figures

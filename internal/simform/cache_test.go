@@ -1,6 +1,7 @@
 package simform
 
 import (
+	"bytes"
 	"crypto/rand"
 	"testing"
 
@@ -38,5 +39,18 @@ func TestFigureCacheStaysWithinBudget(t *testing.T) {
 	}
 	if _, ok := f.Get(d, "d"); !ok {
 		t.Fatal("the newest figure was dropped")
+	}
+}
+
+// The budget counts what the cache holds: an entry keeps its compressed bytes only, not the
+// encoder's buffer sized for the whole figure.
+func TestFigureCacheHoldsWhatItCounts(t *testing.T) {
+	t.Parallel()
+	var f FigureCache
+	d := &deck.Deck{}
+	figure := bytes.Repeat([]byte(`<rect x="1" y="2" width="3" height="4"/>`), 5000)
+	f.Put(d, "a", figure)
+	if e := f.m["a"]; cap(e) > len(figure)/4 || f.bytes != len("a")+len(e) {
+		t.Fatalf("a %d-byte figure is held in %d bytes of a %d-byte buffer, counted as %d", len(figure), len(e), cap(e), f.bytes)
 	}
 }
