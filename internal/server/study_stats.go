@@ -43,12 +43,7 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
 		out  *views.Retention
 	}{{7, &v.Retention7}, {30, &v.Retention30}} {
 		since := now.AddDate(0, 0, -win.days)
-		passed, total, err := s.db.Retention(ctx, u.ID, since)
-		if err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		answers, err := s.db.AnswersSince(ctx, u.ID, since)
+		passed, total, answers, err := s.db.Retention(ctx, u.ID, since)
 		if err != nil {
 			s.fail(w, r, err)
 			return

@@ -17,27 +17,33 @@ type DayActivity struct {
 // DailyActivity returns the user's answers (all modes, undone ones excluded) at or after since,
 // grouped by study day in loc, oldest day first; days without answers are left out.
 func (db *DB) DailyActivity(ctx context.Context, userID int64, since time.Time, loc *time.Location) ([]DayActivity, error) {
-	rows, err := db.query(ctx, `SELECT reviewed_at, duration_ms FROM review_log
-		WHERE user_id = ? AND reviewed_at >= ? AND undone = 0 ORDER BY reviewed_at`, userID, ms(since))
+	// SQLite sums the answers per quarter hour, and the quarters are then put in their study
+	// day here: every zone's offset is a whole number of quarter hours, so no quarter straddles
+	// two days, and a session's answers come back as a few rows rather than one each.
+	rows, err := db.query(ctx, `SELECT reviewed_at / ? * ?, count(*), sum(duration_ms) FROM review_log
+		WHERE user_id = ? AND reviewed_at >= ? AND undone = 0 GROUP BY 1 ORDER BY 1`,
+		quarterMS, quarterMS, userID, ms(since))
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var out []DayActivity
 	for rows.Next() {
-		var at, dur int64
-		if err := rows.Scan(&at, &dur); err != nil {
+		var at, n, dur int64
+		if err := rows.Scan(&at, &n, &dur); err != nil {
 			return nil, err
 		}
 		day := study.Day(fromMS(at), loc)
 		if n := len(out); n == 0 || !out[n-1].Day.Equal(day) {
 			out = append(out, DayActivity{Day: day})
 		}
-		out[len(out)-1].Reviews++
+		out[len(out)-1].Reviews += int(n)
 		out[len(out)-1].DurationMS += dur
 	}
 	return out, rows.Err()
 }
+
+const quarterMS = 15 * 60 * 1000
 
 // Streaks returns the current streak (consecutive study days with answers ending today, or
 // yesterday when today has none yet) and the longest one. days must be sorted oldest first.
@@ -62,20 +68,13 @@ func Streaks(days []DayActivity, today time.Time) (current, longest int) {
 	return current, longest
 }
 
-// Retention counts a user's answers to cards in the Review state at or after since, and how
-// many of them were not Again: true retention is passed/total.
-func (db *DB) Retention(ctx context.Context, userID int64, since time.Time) (passed, total int, err error) {
-	err = db.queryRow(ctx, `SELECT count(*), coalesce(sum(rating > 1), 0) FROM review_log
-		WHERE user_id = ? AND reviewed_at >= ? AND state_before = 2 AND undone = 0`,
-		userID, ms(since)).Scan(&total, &passed)
-	return passed, total, err
-}
-
-// AnswersSince counts a user's answers (every state, both modes, undone ones excluded) at or
-// after since: the stats page says how many did not count towards true retention.
-func (db *DB) AnswersSince(ctx context.Context, userID int64, since time.Time) (int, error) {
-	var n int
-	err := db.queryRow(ctx, `SELECT count(*) FROM review_log
-		WHERE user_id = ? AND reviewed_at >= ? AND undone = 0`, userID, ms(since)).Scan(&n)
-	return n, err
+// Retention counts a user's answers at or after since (every state, both modes, undone ones
+// excluded), those given to cards in the Review state, and how many of the latter were not
+// Again: true retention is passed/total, and answers-total did not count towards it.
+func (db *DB) Retention(ctx context.Context, userID int64, since time.Time) (passed, total, answers int, err error) {
+	err = db.queryRow(ctx, `SELECT count(*), coalesce(sum(state_before = 2), 0),
+			coalesce(sum(state_before = 2 AND rating > 1), 0)
+		FROM review_log WHERE user_id = ? AND reviewed_at >= ? AND undone = 0`,
+		userID, ms(since)).Scan(&answers, &total, &passed)
+	return passed, total, answers, err
 }

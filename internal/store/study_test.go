@@ -187,12 +187,12 @@ func TestStatsQueries(t *testing.T) {
 	}
 	now = now.Add(24 * time.Hour)
 	answer(t, db, uid2.ID, "r", srs.Good, now, ModeStudy) // relearning: not counted
-	passed, total, err := db.Retention(ctx, uid2.ID, t0)
-	if err != nil || passed != 1 || total != 2 {
-		t.Fatalf("retention %d/%d %v, want 1/2", passed, total, err)
+	passed, total, answers, err := db.Retention(ctx, uid2.ID, t0)
+	if err != nil || passed != 1 || total != 2 || answers != 4 {
+		t.Fatalf("retention %d/%d of %d answers, %v; want 1/2 of 4", passed, total, answers, err)
 	}
-	if passed, total, _ := db.Retention(ctx, uid2.ID, now.Add(-2*24*time.Hour)); passed != 0 || total != 1 {
-		t.Fatalf("windowed retention %d/%d, want 0/1", passed, total)
+	if passed, total, answers, _ := db.Retention(ctx, uid2.ID, now.Add(-2*24*time.Hour)); passed != 0 || total != 1 || answers != 2 {
+		t.Fatalf("windowed retention %d/%d of %d answers, want 0/1 of 2", passed, total, answers)
 	}
 }
 
