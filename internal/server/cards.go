@@ -101,7 +101,7 @@ func (s *Server) topic(w http.ResponseWriter, r *http.Request) {
 	}
 	v := views.TopicPage{Name: t.Name, Slug: t.Slug, Cards: t.Cards}
 	if u := userFrom(r.Context()); u != nil {
-		states, err := s.db.CardStates(readCtx(r), u.ID)
+		states, err := s.db.QueueStates(readCtx(r), u.ID)
 		if err != nil {
 			s.fail(w, r, err)
 			return

@@ -177,7 +177,11 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 		s.renderStudy(w, r, v)
 		return
 	}
-	st, _ := states.Get(v.Card.ID)
+	st, _, err := s.db.CardState(ctx, u.ID, v.Card.ID) // the queue's states hold State and Due only
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	v.Kind = queueKind(st)
 	v.Reps = st.Reps
 	v.Revealed = revealed
@@ -198,7 +202,8 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 	s.renderStudy(w, r, v)
 }
 
-// queueFor reads the user's card states and builds their study queue over cards at now.
+// queueFor reads the user's card states (State and Due: store.QueueStates) and builds their
+// study queue over cards at now.
 func (s *Server) queueFor(ctx context.Context, u *store.User, cards []*deck.Card, now time.Time) (study.Queue, srs.States, error) {
 	q, states, _, err := s.queueForLimit(ctx, u, cards, now, 0)
 	return q, states, err
@@ -208,7 +213,7 @@ func (s *Server) queueFor(ctx context.Context, u *store.User, cards []*deck.Card
 // higher (study ahead), without the user's suspended cards; it also returns how many new
 // cards the user started today.
 func (s *Server) queueForLimit(ctx context.Context, u *store.User, cards []*deck.Card, now time.Time, newLimit int) (study.Queue, srs.States, int, error) {
-	states, err := s.db.CardStates(ctx, u.ID)
+	states, err := s.db.QueueStates(ctx, u.ID)
 	if err != nil {
 		return study.Queue{}, srs.States{}, 0, err
 	}

@@ -54,6 +54,14 @@ func BenchmarkTeamReads(b *testing.B) {
 			}
 		}
 	})
+	b.Run("QueueStates", func(b *testing.B) {
+		defer reportCPU(b, cpuTime())
+		for i := range b.N {
+			if _, err := db.QueueStates(ctx, int64(i%20+1)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("DailyActivity", func(b *testing.B) {
 		defer reportCPU(b, cpuTime())
 		for i := range b.N {
