@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -56,8 +57,8 @@ func TestUpgradeFromTheFirstReleaseKeepsEveryRow(t *testing.T) {
 	}
 }
 
-// dumpTables reads every row of every table (but goose's and SQLite's own) as text, in rowid
-// order, and returns the columns it read. Given cols, it reads those tables and columns only.
+// dumpTables reads every row of every table (but goose's and SQLite's own) as text, sorted
+// (a migration may rebuild a table WITHOUT ROWID), and returns the columns it read. Given cols, it reads those tables and columns only.
 func dumpTables(t *testing.T, path string, cols map[string][]string) (map[string][]string, map[string][]string) {
 	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
@@ -93,7 +94,7 @@ func dumpTables(t *testing.T, path string, cols map[string][]string) (map[string
 	}
 	out := map[string][]string{}
 	for table, cs := range cols {
-		rows, err := db.Query(`SELECT ` + strings.Join(cs, ", ") + ` FROM ` + table + ` ORDER BY rowid`)
+		rows, err := db.Query(`SELECT ` + strings.Join(cs, ", ") + ` FROM ` + table)
 		if err != nil {
 			t.Fatalf("%s: %v", table, err)
 		}
@@ -109,6 +110,7 @@ func dumpTables(t *testing.T, path string, cols map[string][]string) (map[string
 			out[table] = append(out[table], fmt.Sprintf("%q", vals))
 		}
 		rows.Close()
+		slices.Sort(out[table])
 	}
 	return out, cols
 }
