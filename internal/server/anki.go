@@ -17,6 +17,7 @@ import (
 	"github.com/rehearse/rehearse/internal/cardform"
 	"github.com/rehearse/rehearse/internal/cardwrite"
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/studyview"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
@@ -97,7 +98,7 @@ func (s *Server) ankiPreview(w http.ResponseWriter, r *http.Request) {
 	u := userFrom(r.Context())
 	loc := userLocation(u)
 	st := anki.NewStage(p, fh.Filename, s.deck(), scheduler(u), loc, s.now())
-	v := cardform.AnkiPreview(st, p, func(t time.Time) string { return whenText(t, s.now(), loc) })
+	v := cardform.AnkiPreview(st, p, func(t time.Time) string { return studyview.When(t, s.now(), loc) })
 	if v.SaveWhy = s.importSaveProblem(); len(st.Cards) > 0 && v.SaveWhy == "" {
 		st.Token, _ = auth.NewToken()
 		s.anki.Put(u.ID, st)

@@ -7,9 +7,9 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/srs"
 	"github.com/rehearse/rehearse/internal/study"
+	"github.com/rehearse/rehearse/internal/studyview"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
@@ -21,8 +21,8 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	u := userFrom(r.Context())
 	h := views.HomePage{Total: d.Len(), SignedIn: u != nil}
 	var states srs.States
+	now, loc := s.now(), time.UTC
 	if u != nil {
-		now := s.now()
 		var q study.Queue
 		var err error
 		q, states, err = s.queueFor(readCtx(r), u, d.Cards, now) // study.go
@@ -30,67 +30,14 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, err)
 			return
 		}
-		h.Now = homeNow(q, d.Cards, states, s.newLimit(u, states, now))
+		loc = userLocation(u)
+		h.Now = studyview.HomeNow(q, d.Cards, states, s.newLimit(u, states, now), now, loc)
 		if c, ok := countdown(u, d.Cards, states, now); ok {
 			h.Now.Countdown, h.Now.CountdownRest = c.Parts()
 		}
-		loc, next := userLocation(u), q.NextAt
-		if next.IsZero() && h.Now.Due == 0 { // only new cards now: say when reviews resume
-			next = nextReview(d.Cards, states, now, loc)
-		}
-		if !next.IsZero() {
-			h.Now.NextDue = "The next card is due in " + srs.FormatInterval(next.Sub(now)) + " (" + whenText(next, now, loc) + ")."
-		}
-		end := study.DayEnd(now, loc)
-		for _, t := range d.Topics() {
-			ts := views.TopicSummary{Name: t.Name, Slug: t.Slug, Count: len(t.Cards)}
-			for _, c := range t.Cards {
-				if st, ok := states.Get(c.ID); ok && st.State != srs.New {
-					ts.Studied++
-					if study.IsDue(st, now, end) {
-						ts.Due++
-					}
-				}
-			}
-			h.Topics = append(h.Topics, ts)
-		}
-	} else {
-		for _, t := range d.Topics() {
-			h.Topics = append(h.Topics, views.TopicSummary{Name: t.Name, Slug: t.Slug, Count: len(t.Cards)})
-		}
 	}
+	h.Topics = studyview.Topics(d.Topics(), states, now, loc)
 	s.render(w, r, http.StatusOK, views.Home(s.page(r, ""), h))
-}
-
-// homeNow sums up the queue for the home page's first lines.
-func homeNow(q study.Queue, cards []*deck.Card, states srs.States, newPerDay int) views.HomeNow {
-	n := views.HomeNow{Due: len(q.Learning) + len(q.Review), New: len(q.New), NewLimit: newPerDay}
-	for _, c := range cards {
-		if st, ok := states.Get(c.ID); !ok || st.State == srs.New {
-			n.Unseen++
-		}
-	}
-	return n
-}
-
-// nextReview is when the first studied card not due yet becomes due: a review card at the
-// start of its due day, as the study queue counts it; zero when there is none.
-func nextReview(cards []*deck.Card, states srs.States, now time.Time, loc *time.Location) time.Time {
-	var next time.Time
-	for _, c := range cards {
-		st, ok := states.Get(c.ID)
-		if !ok || st.State == srs.New || !st.Due.After(now) {
-			continue
-		}
-		at := st.Due
-		if st.State == srs.Review {
-			at = study.DayStart(study.Day(st.Due, loc), loc)
-		}
-		if at.After(now) && (next.IsZero() || at.Before(next)) {
-			next = at
-		}
-	}
-	return next
 }
 
 func (s *Server) topic(w http.ResponseWriter, r *http.Request) {
@@ -110,23 +57,10 @@ func (s *Server) topic(w http.ResponseWriter, r *http.Request) {
 		end := study.DayEnd(now, userLocation(u))
 		for _, c := range t.Cards {
 			st, _ := states.Get(c.ID)
-			v.Status = append(v.Status, cardStatus(st, now, end))
+			v.Status = append(v.Status, studyview.CardStatus(st, now, end))
 		}
 	}
 	s.render(w, r, http.StatusOK, views.Topic(s.page(r, t.Name), v))
-}
-
-// cardStatus words a stored state for the topic page's list.
-func cardStatus(st srs.Card, now, end time.Time) views.CardStatus {
-	switch {
-	case st.State == srs.New:
-		return views.CardStatus{Text: "new"}
-	case study.IsDue(st, now, end):
-		return views.CardStatus{Text: "due today", Due: true}
-	case st.State == srs.Learning || st.State == srs.Relearning:
-		return views.CardStatus{Text: "learning"}
-	}
-	return views.CardStatus{Text: "next in " + srs.FormatInterval(st.Due.Sub(now))}
 }
 
 func (s *Server) card(w http.ResponseWriter, r *http.Request) {

@@ -100,14 +100,6 @@ func TestStatsExplainWhatCounts(t *testing.T) {
 	}
 }
 
-func TestNiceCeil(t *testing.T) {
-	for n, want := range map[int]int{0: 2, 1: 2, 2: 2, 3: 5, 6: 10, 11: 20, 21: 50, 99: 100, 101: 200} {
-		if got := niceCeil(n); got != want {
-			t.Errorf("niceCeil(%d) = %d, want %d", n, got, want)
-		}
-	}
-}
-
 // TestSearchPage: matches are highlighted and escaped, the question is not repeated as the
 // snippet, and a typo gets the corrected query's results with a "did you mean" link.
 func TestSearchPage(t *testing.T) {

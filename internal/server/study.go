@@ -18,6 +18,7 @@ import (
 	"github.com/rehearse/rehearse/internal/srs"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/study"
+	"github.com/rehearse/rehearse/internal/studyview"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
@@ -172,7 +173,7 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 		return
 	}
 	if v.Card == nil {
-		v.NextDue = nextDueText(q.NextAt, now, userLocation(u))
+		v.NextDue = studyview.NextDue(q.NextAt, now, userLocation(u))
 		v.AheadCount, v.AheadURL = s.studyAhead(ctx, u, cards, states, filter, newToday)
 		s.renderStudy(w, r, v)
 		return
@@ -182,7 +183,7 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 		s.fail(w, r, err)
 		return
 	}
-	v.Kind = queueKind(st)
+	v.Kind = studyview.QueueKind(st)
 	v.Reps = st.Reps
 	v.Revealed = revealed
 	v.ShownAt = now.UnixMilli()
@@ -194,11 +195,7 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 		}
 	}
 	v.Points, v.VoiceNote = mockview.KeyPoints(v.Card, v.Depth), s.voiceNote()
-	for i, c := range study.Preview(scheduler(u), v.Card.ID, st, now) {
-		rating := srs.Rating(i + 1)
-		v.Buttons = append(v.Buttons, views.StudyButton{Rating: int(rating), Label: ratingLabel(rating),
-			Interval: srs.FormatInterval(c.Due.Sub(now))})
-	}
+	v.Buttons = studyview.Buttons(scheduler(u), v.Card.ID, st, now)
 	s.renderStudy(w, r, v)
 }
 
@@ -235,41 +232,6 @@ func (s *Server) renderStudy(w http.ResponseWriter, r *http.Request, v views.Stu
 	p := s.page(r, "Study", "voice.js", "study.js")
 	p.CSS = append(p.CSS, s.assets.URL("study.css"), s.assets.URL("voice.css"))
 	s.render(w, r, http.StatusOK, views.Study(p, v))
-}
-
-func queueKind(c srs.Card) string {
-	switch c.State {
-	case srs.Learning, srs.Relearning:
-		return "learning"
-	case srs.Review:
-		return "review"
-	}
-	return "new"
-}
-
-func ratingLabel(r srs.Rating) string {
-	return [...]string{"Again", "Hard", "Good", "Easy"}[r-1]
-}
-
-// nextDueText says when the next card comes due, relative and in the user's clock.
-func nextDueText(at, now time.Time, loc *time.Location) string {
-	if at.IsZero() {
-		return "Nothing else is scheduled. Add new cards per day in settings, or study another topic."
-	}
-	return "The next card is due in " + srs.FormatInterval(at.Sub(now)) + " (" + whenText(at, now, loc) + ")."
-}
-
-// whenText names a moment in the user's zone: "today 10:18", "tomorrow 04:00", "Tue 3 Nov 2026".
-func whenText(t, now time.Time, loc *time.Location) string {
-	lt, ln := t.In(loc), now.In(loc)
-	y, m, d := lt.Date()
-	switch ny, nm, nd := ln.Date(); {
-	case y == ny && m == nm && d == nd:
-		return "today " + lt.Format("15:04")
-	case ln.AddDate(0, 0, 1).Format(time.DateOnly) == lt.Format(time.DateOnly):
-		return "tomorrow " + lt.Format("15:04")
-	}
-	return lt.Format("Mon 2 Jan 2006, 15:04")
 }
 
 func (s *Server) studyAnswer(w http.ResponseWriter, r *http.Request) {
@@ -355,50 +317,13 @@ func (s *Server) studyUndo(w http.ResponseWriter, r *http.Request) {
 // cardProgress words the signed-in user's spaced-repetition state for a card on its page.
 func (s *Server) cardProgress(r *http.Request, c *deck.Card) (views.ProgressView, error) {
 	u := userFrom(r.Context())
-	now, loc := s.now(), userLocation(u)
+	loc := userLocation(u)
 	prog, err := s.db.CardProgress(readCtx(r), u.ID, c.ID) // state, answers and recordings in one query
 	if err != nil {
 		return views.ProgressView{}, err
 	}
-	v := storedProgressView(prog, loc, c)
-	if v.Suspended, err = s.db.IsSuspended(readCtx(r), u.ID, c.ID); err != nil {
-		return views.ProgressView{}, err
-	}
-	if v.Studied {
-		st := prog.State
-		v.Due = whenText(st.Due, now, loc)
-		if st.Due.After(now) {
-			v.Due += " (in " + srs.FormatInterval(st.Due.Sub(now)) + ")"
-		} else {
-			v.Due += " (due now)"
-		}
-		v.Retrievability = strconv.FormatFloat(100*scheduler(u).Retrievability(st, now), 'f', 1, 64) + " %"
-	}
-	return v, nil
-}
-
-// storedProgressView words what the stored progress alone decides, in the user's zone.
-func storedProgressView(prog store.CardProgress, loc *time.Location, c *deck.Card) views.ProgressView {
-	st, hist := prog.State, prog.History
-	v := views.ProgressView{Studied: prog.Studied && st.State != srs.New}
-	if v.Studied {
-		v.State = st.State.String()
-		v.Stability = strconv.FormatFloat(st.Stability, 'f', 2, 64) + " days"
-		v.Difficulty = strconv.FormatFloat(st.Difficulty, 'f', 2, 64) + " of 10"
-		v.Reps, v.Lapses = st.Reps, st.Lapses
-	}
-	v.Recordings, v.Next = mockview.RecordingRows(prog.Recordings, loc), "/cards/"+c.ID
-	v.History = make([]views.HistoryRow, 0, len(hist))
-	for i := len(hist) - 1; i >= 0; i-- { // newest first
-		h := hist[i]
-		v.History = append(v.History, views.HistoryRow{
-			When:        h.ReviewedAt.In(loc).Format("2 Jan 2006 15:04"),
-			Rating:      ratingLabel(h.Rating),
-			StateBefore: h.Before.State.String(),
-			Interval:    srs.FormatInterval(time.Duration(h.ScheduledDays * float64(24*time.Hour))),
-			Took:        srs.FormatInterval(time.Duration(h.DurationMS) * time.Millisecond),
-			Mode:        h.Mode,
-		})
-	}
-	return v
+	v := studyview.Progress(prog, scheduler(u), s.now(), loc, c)
+	v.Recordings = mockview.RecordingRows(prog.Recordings, loc)
+	v.Suspended, err = s.db.IsSuspended(readCtx(r), u.ID, c.ID)
+	return v, err
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/srs"
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/studyview"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
@@ -39,13 +40,7 @@ func (s *Server) studyAhead(ctx context.Context, u *store.User, cards []*deck.Ca
 	if err != nil {
 		return 0, ""
 	}
-	unseen := 0
-	for _, c := range cards {
-		if st, ok := states.Get(c.ID); (!ok || st.State == srs.New) && !suspended[c.ID] {
-			unseen++
-		}
-	}
-	n := min(unseen, aheadStep)
+	n := min(studyview.Unseen(cards, states, suspended), aheadStep)
 	if n == 0 || newToday+n > maxAhead {
 		return 0, ""
 	}
