@@ -5,7 +5,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/rehearse/rehearse/internal/auth"
+	"github.com/rehearse/rehearse/internal/account"
 	"github.com/rehearse/rehearse/internal/views"
 )
 
@@ -58,15 +58,6 @@ func (s *Server) renderAccountWith(w http.ResponseWriter, r *http.Request, statu
 	s.render(w, r, status, views.Account(p, views.AccountPage{Name: u.Username, Role: u.Role, Shares: shares, Err: fe, Theme: p.Theme, Tokens: tokens}))
 }
 
-// checkNewPassword validates the two new-password fields into fe.
-func checkNewPassword(fe *views.FormError, password, password2 string) {
-	if err := auth.ValidatePassword(password); err != nil {
-		fe.Fields["password"] = "The password " + err.Error() + "."
-	} else if password != password2 {
-		fe.Fields["password2"] = "The two passwords differ."
-	}
-}
-
 func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 	u := userFrom(r.Context())
 	current, password, password2 := r.PostFormValue("current"), r.PostFormValue("password"), r.PostFormValue("password2")
@@ -83,32 +74,24 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 	if status != 0 {
 		fe.Fields["current"] = msg
 	}
-	checkNewPassword(fe, password, password2)
+	if field, msg := account.CheckNewPassword(password, password2); msg != "" {
+		fe.Fields[field] = msg
+	}
 	if len(fe.Fields) > 0 {
 		fe.Form = "The password was not changed. Please correct the fields marked below."
 		s.renderAccount(w, r, http.StatusUnprocessableEntity, fe)
 		return
 	}
-	hash, err := s.hasher.Hash(r.Context(), password)
-	if err != nil {
+	if err := s.passwords().Change(r.Context(), s.db, u, password, s.now()); err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	ctx := r.Context()
-	if err := s.db.SetPassword(ctx, u.ID, hash, s.now()); err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	// Whoever knew the old password loses their sessions; this browser gets a fresh one.
-	if err := s.db.DeleteUserSessions(ctx, u.ID); err != nil {
-		s.fail(w, r, err)
-		return
-	}
+	// Every session ended with the old password; this browser gets a fresh one.
 	if err := s.startSession(w, r, u); err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	s.log.InfoContext(ctx, "password changed", "user", u.Username)
+	s.log.InfoContext(r.Context(), "password changed", "user", u.Username)
 	http.Redirect(w, r, "/account?saved=password", http.StatusSeeOther)
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/rehearse/rehearse/internal/account"
 	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/views"
@@ -44,47 +45,31 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.render(w, r, http.StatusForbidden, views.Login(s.page(r, "Log in"), form))
 		return
 	}
-	// The attempt is counted before any password is hashed (auth.LoginLimiter), whether or not the
-	// account exists, so the answer reveals nothing and parallel guesses are counted too.
-	attempt, wait := s.limiter.Begin(s.now(), name, s.clientAddr(r))
-	if attempt == nil {
+	u, wait, err := s.passwords().Login(r.Context(), s.db, name, password, s.clientAddr(r), s.now())
+	switch {
+	case wait > 0:
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
 		form.Err = &views.FormError{Form: tooManyMessage(wait)}
 		s.render(w, r, http.StatusTooManyRequests, views.Login(s.page(r, "Log in"), form))
 		return
-	}
-	u, err := s.db.UserByName(r.Context(), name)
-	switch {
-	case err == nil:
-		if u.PasswordHash == "" { // an account that signs in only from outside (sso.go)
-			err = s.hasher.CheckDummy(r.Context(), password)
-		} else {
-			err = s.hasher.Check(r.Context(), u.PasswordHash, password)
-		}
-		if err == nil && u.Disabled {
-			err = auth.ErrMismatch
-		}
-	case errors.Is(err, store.ErrNotFound):
-		// Costs what a real check costs, so timing does not reveal which names exist.
-		err = s.hasher.CheckDummy(r.Context(), password)
-	}
-	if errors.Is(err, auth.ErrMismatch) {
-		attempt.Failed()
+	case errors.Is(err, auth.ErrMismatch):
 		form.Err = &views.FormError{Form: "Wrong username or password."}
 		s.render(w, r, http.StatusUnauthorized, views.Login(s.page(r, "Log in"), form))
 		return
-	}
-	if err != nil {
-		attempt.Cancel() // never checked: not the visitor's failure
+	case err != nil:
 		s.fail(w, r, err)
 		return
 	}
-	attempt.Succeeded()
 	if err := s.startSession(w, r, u); err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// passwords checks passwords, counted by the login limiter (account.Passwords).
+func (s *Server) passwords() account.Passwords {
+	return account.Passwords{Hasher: s.hasher, Limiter: s.limiter}
 }
 
 func tooManyMessage(wait time.Duration) string {
@@ -123,26 +108,12 @@ func (s *Server) setup(w http.ResponseWriter, r *http.Request) {
 	}
 	name := strings.TrimSpace(r.PostFormValue("username"))
 	password, password2 := r.PostFormValue("password"), r.PostFormValue("password2")
-	fe := &views.FormError{Fields: map[string]string{}}
-	if msg := store.ValidateUsername(name); msg != "" {
-		fe.Fields["username"] = msg
-	}
-	if err := auth.ValidatePassword(password); err != nil {
-		fe.Fields["password"] = "The password " + err.Error() + "."
-	} else if password != password2 {
-		fe.Fields["password2"] = "The two passwords differ."
-	}
-	if len(fe.Fields) > 0 {
-		fe.Form = "Please correct the fields marked below."
+	if fields := account.NewAccountFields(name, password, password2); len(fields) > 0 {
+		fe := &views.FormError{Form: "Please correct the fields marked below.", Fields: fields}
 		s.render(w, r, http.StatusUnprocessableEntity, views.Setup(s.page(r, "Set up"), views.SetupForm{Username: name, Err: fe}))
 		return
 	}
-	hash, err := s.hasher.Hash(r.Context(), password)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	u, err := s.db.CreateFirstAdmin(r.Context(), name, hash, s.now())
+	u, err := s.passwords().FirstAdmin(r.Context(), s.db, name, password, s.now())
 	if errors.Is(err, store.ErrConflict) {
 		s.setupDone.Store(true)
 		s.errorPage(w, r, http.StatusConflict, "This instance is already set up. Log in instead.")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/rehearse/rehearse/internal/account"
 	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/views"
@@ -85,23 +86,12 @@ func (s *Server) acceptInvite(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimSpace(r.PostFormValue("username"))
 	password, password2 := r.PostFormValue("password"), r.PostFormValue("password2")
 	form := views.SignupForm{Action: "/invite/" + token, Role: inv.Role, Username: name}
-	fe := &views.FormError{Fields: map[string]string{}}
-	if msg := store.ValidateUsername(name); msg != "" {
-		fe.Fields["username"] = msg
-	}
-	checkNewPassword(fe, password, password2)
-	if len(fe.Fields) > 0 {
-		fe.Form = "Please correct the fields marked below."
-		form.Err = fe
+	if fields := account.NewAccountFields(name, password, password2); len(fields) > 0 {
+		form.Err = &views.FormError{Form: "Please correct the fields marked below.", Fields: fields}
 		s.render(w, r, http.StatusUnprocessableEntity, views.Signup(s.page(r, "Join"), form))
 		return
 	}
-	hash, err := s.hasher.Hash(r.Context(), password)
-	if err != nil {
-		s.fail(w, redacted(r), err)
-		return
-	}
-	u, err := s.db.RedeemInvite(r.Context(), digest, name, hash, s.now())
+	u, err := s.passwords().Join(r.Context(), s.db, digest, name, password, s.now())
 	switch {
 	case errors.Is(err, store.ErrConflict):
 		form.Err = &views.FormError{Form: "Please correct the fields marked below.", Fields: map[string]string{"username": "This username is taken; choose another."}}
@@ -155,19 +145,13 @@ func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	fe := &views.FormError{Fields: map[string]string{}}
-	checkNewPassword(fe, r.PostFormValue("password"), r.PostFormValue("password2"))
-	if len(fe.Fields) > 0 {
-		fe.Form = "Please correct the fields marked below."
+	password := r.PostFormValue("password")
+	if field, msg := account.CheckNewPassword(password, r.PostFormValue("password2")); msg != "" {
+		fe := &views.FormError{Form: "Please correct the fields marked below.", Fields: map[string]string{field: msg}}
 		s.render(w, r, http.StatusUnprocessableEntity, views.Reset(s.page(r, "New password"), views.ResetForm{Action: "/reset/" + token, Name: u.Username, Err: fe}))
 		return
 	}
-	hash, err := s.hasher.Hash(r.Context(), r.PostFormValue("password"))
-	if err != nil {
-		s.fail(w, redacted(r), err)
-		return
-	}
-	u, err = s.db.RedeemReset(r.Context(), auth.Digest(token), hash, s.now())
+	u, err := s.passwords().Reset(r.Context(), s.db, auth.Digest(token), password, s.now())
 	if errors.Is(err, store.ErrNotFound) {
 		err = errLinkInvalid
 	}
@@ -176,7 +160,6 @@ func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.InfoContext(r.Context(), "password reset through a link", "user", u.Username)
-	s.limiter.ClearAccount(u.Username)
 	if err := s.startSession(w, r, u); err != nil {
 		s.fail(w, redacted(r), err)
 		return

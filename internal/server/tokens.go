@@ -80,26 +80,18 @@ func (s *Server) revokeToken(w http.ResponseWriter, r *http.Request) {
 }
 
 // checkOwnPassword checks the signed-in user's password for an action that needs it, counted
-// by the login limiter like a login (auth.LoginLimiter), so a stolen session cannot guess it at
-// speed. status is 0 when it matches, else 429 or 422 with the message to show.
+// by the login limiter like a login (account.Passwords.Confirm). status is 0 when it matches,
+// else 429 or 422 with the message to show.
 func (s *Server) checkOwnPassword(w http.ResponseWriter, r *http.Request, password string) (status int, msg string, err error) {
-	u := userFrom(r.Context())
-	attempt, wait := s.limiter.Begin(s.now(), u.Username, s.clientAddr(r))
-	if attempt == nil {
+	wait, err := s.passwords().Confirm(r.Context(), userFrom(r.Context()), password, s.clientAddr(r), s.now())
+	switch {
+	case wait > 0:
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
 		return http.StatusTooManyRequests, tooManyMessage(wait), nil
-	}
-	err = s.hasher.Check(r.Context(), u.PasswordHash, password)
-	switch {
 	case errors.Is(err, auth.ErrMismatch):
-		attempt.Failed()
 		return http.StatusUnprocessableEntity, "This is not your current password.", nil
-	case err != nil:
-		attempt.Cancel()
-		return 0, "", err
 	}
-	attempt.Succeeded()
-	return 0, "", nil
+	return 0, "", err
 }
 
 // adminRevokeToken is POST /admin/tokens/{id}/revoke: an admin ends anyone's token.
