@@ -2,8 +2,10 @@ package hear
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -75,15 +77,80 @@ func (l *Uploads) Allow(user int64, n int, now time.Time) (time.Duration, bool) 
 	return 0, true
 }
 
-// RateText is the message for an upload refused by Allow.
-func RateText(wait time.Duration) string {
-	return fmt.Sprintf("Too many recordings in a short time: wait %d minutes and record again.", int(wait.Minutes())+1)
+// RateError refuses an upload past the user's rate; its text says how long to wait.
+type RateError struct{ Wait time.Duration }
+
+func (e *RateError) Error() string {
+	return fmt.Sprintf("Too many recordings in a short time: wait %d minutes and record again.", int(e.Wait.Minutes())+1)
 }
 
-// QuotaText is the message for a full quota.
-func QuotaText(used, quota int64) string {
+// QuotaError refuses an upload that would take the user past their quota; its text says what
+// to do.
+type QuotaError struct{ Used, Quota int64 }
+
+func (e *QuotaError) Error() string {
 	return fmt.Sprintf("Your recordings are full: they use %.0f MiB of your %.0f MiB. Delete some on a card's page, or keep fewer per card in Settings, then record again.",
-		float64(used)/(1<<20), float64(quota)/(1<<20))
+		float64(e.Used)/(1<<20), float64(e.Quota)/(1<<20))
+}
+
+// ErrNotAudio refuses an upload whose content is none of the containers Sniff knows.
+var ErrNotAudio = errors.New("hear: the upload is not audio")
+
+// UploadStore is what keeping an upload reads and writes: *store.DB.
+type UploadStore interface {
+	UserRecordingBytes(ctx context.Context, userID int64) (int64, error)
+	AddRecording(ctx context.Context, r store.Recording, audio []byte) (int64, error)
+	SetCheck(ctx context.Context, id int64, c store.Recording) error
+}
+
+// Keeper stores uploaded recordings within each user's rate and quota and starts their check.
+type Keeper struct {
+	Store   UploadStore
+	Uploads *Uploads
+	Quota   int64   // bytes of audio each user may keep; negative: no quota
+	Voice   *Worker // nil: recordings are not checked
+	Log     *slog.Logger
+}
+
+// Keep stores audio as rec (made at rec.CreatedAt) and queues its check: ErrNotAudio for
+// content that is not audio, *RateError or *QuotaError past the user's limits. A WebM gets its
+// length written in, so players show it and can seek. It returns rec as stored, with its id and
+// where its check starts (a full queue marks it unavailable, saying why).
+func (k Keeper) Keep(ctx context.Context, rec store.Recording, audio []byte) (store.Recording, error) {
+	var ok bool
+	if rec.MIME, ok = Sniff(audio); !ok {
+		return rec, ErrNotAudio
+	}
+	if wait, ok := k.Uploads.Allow(rec.UserID, len(audio), rec.CreatedAt); !ok {
+		return rec, &RateError{wait}
+	}
+	if k.Quota >= 0 {
+		used, err := k.Store.UserRecordingBytes(ctx, rec.UserID)
+		if err != nil {
+			return rec, err
+		}
+		if used+int64(len(audio)) > k.Quota {
+			return rec, &QuotaError{used, k.Quota}
+		}
+	}
+	if rec.MIME == "audio/webm" {
+		audio = WithDuration(audio, rec.Wall)
+	}
+	rec.Size = int64(len(audio))
+	StartStatus(&rec, k.Voice.Enabled())
+	var err error
+	if rec.ID, err = k.Store.AddRecording(ctx, rec, audio); err != nil {
+		return rec, err
+	}
+	if rec.TranscriptStatus == "pending" {
+		if err := k.Voice.Submit(rec); err != nil {
+			rec.TranscriptStatus, rec.Note = "unavailable", err.Error()
+			if err := k.Store.SetCheck(ctx, rec.ID, rec); err != nil && k.Log != nil {
+				k.Log.WarnContext(ctx, "recording check not stored", "recording", rec.ID, "err", err)
+			}
+		}
+	}
+	return rec, nil
 }
 
 // NotChecked is what pages and uploads say when the server checks no recordings.

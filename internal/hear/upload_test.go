@@ -1,6 +1,10 @@
 package hear
 
 import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -83,5 +87,45 @@ func TestStartStatus(t *testing.T) {
 	rec = store.Recording{Wall: time.Second}
 	if StartStatus(&rec, true); rec.TranscriptStatus != "pending" {
 		t.Errorf("short: %+v", rec)
+	}
+}
+
+// Keep stores audio within the user's quota and says what refused it otherwise.
+func TestKeeperQuotaAndContent(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "r.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	now := time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
+	u, err := db.CreateUser(ctx, "ann", "x", store.RoleMember, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wav := append([]byte("RIFF\x24\x00\x00\x00WAVEfmt "), make([]byte, 1000)...)
+	k := Keeper{Store: db, Uploads: &Uploads{}, Quota: 1500}
+	rec := store.Recording{UserID: u.ID, CardID: "c", CreatedAt: now, Mode: "study", MockPosition: -1, Wall: time.Second}
+	if _, err := k.Keep(ctx, rec, []byte("<html>not audio</html>")); !errors.Is(err, ErrNotAudio) {
+		t.Fatalf("not audio: %v", err)
+	}
+	got, err := k.Keep(ctx, rec, wav)
+	if err != nil || got.ID == 0 || got.MIME != "audio/wav" || got.Size != int64(len(wav)) || got.TranscriptStatus != "none" || got.Note != NotChecked {
+		t.Fatalf("kept: %+v %v", got, err)
+	}
+	var full *QuotaError
+	if _, err := k.Keep(ctx, rec, wav); !errors.As(err, &full) || full.Used != int64(len(wav)) || !strings.Contains(err.Error(), "Your recordings are full") {
+		t.Fatalf("over the quota: %v", err)
+	}
+	k.Quota = -1
+	if _, err := k.Keep(ctx, rec, wav); err != nil {
+		t.Fatalf("no quota: %v", err)
+	}
+	for range UploadsPerWindow {
+		k.Uploads.Allow(u.ID, 1, now)
+	}
+	var rate *RateError
+	if _, err := k.Keep(ctx, rec, wav); !errors.As(err, &rate) || !strings.Contains(err.Error(), "wait 11 minutes") {
+		t.Fatalf("over the rate: %v", err)
 	}
 }

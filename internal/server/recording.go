@@ -49,9 +49,9 @@ func msField(r *http.Request, name string) (time.Duration, error) {
 	return time.Duration(n) * time.Millisecond, nil
 }
 
-// uploadRecording stores the body as a recording of the card named in the query. In a mock the
-// session, position and follow-up flag say which question it answers, and the target is that
-// question's; in study the target is the depth's.
+// uploadRecording stores the body as a recording of the card named in the query (hear.Keeper).
+// In a mock the session, position and follow-up flag say which question it answers, and the
+// target is that question's; in study the target is the depth's.
 func (s *Server) uploadRecording(w http.ResponseWriter, r *http.Request) {
 	ctx, u, q := r.Context(), userFrom(r.Context()), r.URL.Query()
 	// The body first: an oversized upload is refused as such whatever else is wrong with it.
@@ -86,53 +86,32 @@ func (s *Server) uploadRecording(w http.ResponseWriter, r *http.Request) {
 		}
 		rec.Target = interview.Target(c, rec.Depth)
 	case study.ModeMock:
-		if err := s.mockRecordingTarget(r, &rec); err != nil {
-			s.fail(w, r, err)
-			return
-		}
+		err = s.mockRecordingTarget(r, &rec)
 	default:
-		s.fail(w, r, errStatus(http.StatusUnprocessableEntity, "mode must be study or mock."))
-		return
+		err = errStatus(http.StatusUnprocessableEntity, "mode must be study or mock.")
 	}
-	if rec.MIME, ok = hear.Sniff(body); !ok {
-		s.fail(w, r, errStatus(http.StatusUnsupportedMediaType, "The upload is not WebM, Ogg, MP4 or WAV audio (checked by its content, not its name)."))
-		return
+	if err == nil {
+		keep := hear.Keeper{Store: s.db, Uploads: &s.uploads, Quota: s.cfg.RecordingQuota, Voice: s.cfg.Voice, Log: s.log}
+		rec, err = keep.Keep(ctx, rec, body)
 	}
-	if err := s.recordingRoom(r, u.ID, len(body)); err != nil {
+	var rate *hear.RateError
+	var full *hear.QuotaError
+	switch {
+	case errors.Is(err, hear.ErrNotAudio):
+		err = errStatus(http.StatusUnsupportedMediaType, "The upload is not WebM, Ogg, MP4 or WAV audio (checked by its content, not its name).")
+	case errors.As(err, &rate):
+		err = errStatus(http.StatusTooManyRequests, rate.Error())
+	case errors.As(err, &full):
+		err = errStatus(http.StatusInsufficientStorage, full.Error())
+	}
+	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	if rec.MIME == "audio/webm" {
-		body = hear.WithDuration(body, rec.Wall) // players show the length and can seek
-	}
-	hear.StartStatus(&rec, s.cfg.Voice.Enabled())
-	if rec.ID, err = s.db.AddRecording(ctx, rec, body); err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	s.queueCheck(r, rec)
 	id := strconv.FormatInt(rec.ID, 10)
 	writeJSON(w, http.StatusCreated, map[string]any{"id": rec.ID, "url": "/recordings/" + id, "check_url": "/recordings/" + id + "/check",
-		"bytes": len(body), "spoken_ms": rec.Spoken.Milliseconds(), "wall_ms": rec.Wall.Milliseconds(),
+		"bytes": rec.Size, "spoken_ms": rec.Spoken.Milliseconds(), "wall_ms": rec.Wall.Milliseconds(),
 		"target_ms": rec.Target.Milliseconds(), "mime": rec.MIME, "status": rec.TranscriptStatus, "note": rec.Note})
-}
-
-// recordingRoom refuses an upload past the user's rate or quota, saying which and what to do.
-func (s *Server) recordingRoom(r *http.Request, userID int64, n int) error {
-	if wait, ok := s.uploads.Allow(userID, n, s.now()); !ok {
-		return errStatus(http.StatusTooManyRequests, hear.RateText(wait))
-	}
-	if s.cfg.RecordingQuota < 0 {
-		return nil
-	}
-	used, err := s.db.UserRecordingBytes(r.Context(), userID)
-	if err != nil {
-		return err
-	}
-	if used+int64(n) > s.cfg.RecordingQuota {
-		return errStatus(http.StatusInsufficientStorage, hear.QuotaText(used, s.cfg.RecordingQuota))
-	}
-	return nil
 }
 
 // mockRecordingTarget checks that the named mock question is the user's and still open, and

@@ -5,27 +5,13 @@ import (
 
 	"github.com/rehearse/rehearse/internal/hear"
 	"github.com/rehearse/rehearse/internal/mockview"
-	"github.com/rehearse/rehearse/internal/store"
 )
 
 // Recordings are checked in the background by hear.Worker (Config.Voice); these handlers only
-// queue a stored recording and report what the check found.
+// report what the check found (hear.Keeper queues a new recording).
 
 // DefaultRecordingQuota is the audio each user may keep unless configured (hear.DefaultQuota).
 const DefaultRecordingQuota = hear.DefaultQuota
-
-// queueCheck starts the check of a stored recording, or stores why it was not checked.
-func (s *Server) queueCheck(r *http.Request, rec store.Recording) {
-	if rec.TranscriptStatus != "pending" {
-		return
-	}
-	if err := s.cfg.Voice.Submit(rec); err != nil {
-		rec.TranscriptStatus, rec.Note = "unavailable", err.Error()
-		if err := s.db.SetCheck(r.Context(), rec.ID, rec); err != nil {
-			s.log.WarnContext(r.Context(), "recording check not stored", "recording", rec.ID, "err", err)
-		}
-	}
-}
 
 // recordingCheck answers GET /recordings/{id}/check: where the check of the user's recording
 // is, and once done the key points heard (voice.js polls it until the status is not pending).
