@@ -207,3 +207,36 @@ func TestQuestionTimer(t *testing.T) {
 		t.Fatalf("timer with follow-ups: %+v", q)
 	}
 }
+
+// A strict follow-up runs out on the server too: an empty follow-up answer that took its whole
+// (half-basics) target.
+func TestStrictFollowUpRunsOut(t *testing.T) {
+	ctx := context.Background()
+	db, d, user := setup(t)
+	st := store.MockSettings{N: 1, Depth: "basics", Clock: "strict", FollowUps: true, Seeded: true, Seed: 1}
+	sess, err := Start(ctx, db, d, user, srs.DefaultScheduler(), st, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Show(ctx, db, load(t, db, d, user, sess.ID, t0), t0); err != nil {
+		t.Fatal(err)
+	}
+	at := t0.Add(5 * time.Second)
+	if err := Answer(ctx, db, load(t, db, d, user, sess.ID, at), "static membership", at); err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(ctx, db, load(t, db, d, user, sess.ID, at), Checklist{}); err != nil {
+		t.Fatal(err)
+	}
+	if shown, err := Show(ctx, db, load(t, db, d, user, sess.ID, at), at); err != nil || !shown.Equal(at) {
+		t.Fatalf("follow-up shown: %v %v", shown, err)
+	}
+	out := at.Add(11 * time.Second)
+	if _, err := Show(ctx, db, load(t, db, d, user, sess.ID, out), out); !errors.Is(err, ErrRanOut) {
+		t.Fatalf("follow-up past its target: %v", err)
+	}
+	turn := load(t, db, d, user, sess.ID, out)
+	if turn.Step() != FollowUpAnswer || turn.Answer.FollowUpUsed != 10*time.Second || turn.Answer.FollowUpTyped != "" {
+		t.Fatalf("after the run-out: step %d, %+v", turn.Step(), turn.Answer)
+	}
+}

@@ -27,41 +27,34 @@ var ErrRanOut = errors.New("mockrun: the clock ran out")
 // says when it was shown. Once a strict clock has run out it stores an empty answer that took
 // the whole target instead, and returns ErrRanOut. Other steps show nothing timed: zero time.
 func Show(ctx context.Context, db Store, t *Turn, now time.Time) (time.Time, error) {
-	a := t.Answer
+	a, id, pos := t.Answer, t.Session.ID, t.Pos
 	switch t.Step() {
 	case Asking:
-		shown := a.ShownAt
-		if shown.IsZero() {
-			if err := db.MarkMockShown(ctx, t.Session.ID, t.Pos, now); err != nil {
-				return shown, err
-			}
-			shown = now
-		}
-		if t.Clock().RanOut(shown, now, a.Target) {
-			return shown, firstErr(submit(ctx, db, t, store.MockSubmission{At: now, Used: a.Target, Expired: true}), ErrRanOut)
-		}
-		return shown, nil
+		return t.show(a.ShownAt, a.Target, now, func() error { return db.MarkMockShown(ctx, id, pos, now) },
+			func() error { return submit(ctx, db, t, store.MockSubmission{At: now, Used: a.Target, Expired: true}) })
 	case FollowingUp:
-		shown := a.FollowUpShownAt
-		if shown.IsZero() {
-			if err := db.MarkFollowUpShown(ctx, t.Session.ID, t.Pos, now); err != nil {
-				return shown, err
-			}
-			shown = now
-		}
-		if t.Clock().RanOut(shown, now, a.FollowUpTarget) {
-			return shown, firstErr(submitFollowUp(ctx, db, t, now, a.FollowUpTarget, ""), ErrRanOut)
-		}
-		return shown, nil
+		return t.show(a.FollowUpShownAt, a.FollowUpTarget, now, func() error { return db.MarkFollowUpShown(ctx, id, pos, now) },
+			func() error { return submitFollowUp(ctx, db, t, now, a.FollowUpTarget, "") })
 	}
 	return time.Time{}, nil
 }
 
-func firstErr(err, otherwise error) error {
-	if err != nil {
-		return err
+// show marks a question shown (when it was not yet) and stores its run-out answer once the
+// clock has run out on target.
+func (t *Turn) show(shown time.Time, target time.Duration, now time.Time, mark, ranOut func() error) (time.Time, error) {
+	if shown.IsZero() {
+		if err := mark(); err != nil {
+			return shown, err
+		}
+		shown = now
 	}
-	return otherwise
+	if !t.Clock().RanOut(shown, now, target) {
+		return shown, nil
+	}
+	if err := ranOut(); err != nil {
+		return shown, err
+	}
+	return shown, ErrRanOut
 }
 
 // Answer takes the typed answer to the current question, measured by the session's clock, with

@@ -102,7 +102,10 @@ func Settings(d *deck.Deck, f Form) (store.MockSettings, *views.FormError) {
 	// Only the deck's own tags are stored, each once (a made-up tag would be kept forever).
 	for _, tag := range f.Tags {
 		if _, ok := slices.BinarySearch(d.Tags(), tag); !ok {
-			fe.Form = "Unknown tag " + strconv.Quote(cut(tag, 40)) + "."
+			if utf8.RuneCountInString(tag) > 40 { // quoted back shortened
+				tag = string([]rune(tag)[:40]) + "…"
+			}
+			fe.Form = "Unknown tag " + strconv.Quote(tag) + "."
 		} else if !slices.Contains(st.Tags, tag) {
 			st.Tags = append(st.Tags, tag)
 		}
@@ -114,15 +117,4 @@ func Settings(d *deck.Deck, f Form) (store.MockSettings, *views.FormError) {
 		st.Seed = interview.ParseSeed(f.Seed)
 	}
 	return st, nil
-}
-
-// cut shortens s to at most n bytes (on a rune boundary) for quoting it back.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
