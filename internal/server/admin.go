@@ -6,7 +6,6 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/team"
 	"github.com/rehearse/rehearse/internal/views"
@@ -124,14 +123,9 @@ func (s *Server) createReset(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	u, err := s.db.UserByID(r.Context(), id)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	token, digest := auth.NewToken()
 	now := s.now()
-	if err := s.db.CreateReset(r.Context(), digest, u.ID, now, now.Add(team.ResetTTL)); err != nil {
+	u, token, err := team.CreateReset(r.Context(), s.db, id, now)
+	if err != nil {
 		s.fail(w, r, err)
 		return
 	}

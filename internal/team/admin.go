@@ -176,3 +176,23 @@ func CheckExternalURL(v string) (string, string) {
 	}
 	return u.Scheme + "://" + u.Host + strings.TrimRight(u.EscapedPath(), "/"), ""
 }
+
+// ResetStore is what making a password-reset link reads and writes (the store implements it).
+type ResetStore interface {
+	UserByID(ctx context.Context, id int64) (*store.User, error)
+	CreateReset(ctx context.Context, digest []byte, userID int64, now, expires time.Time) error
+}
+
+// CreateReset makes a password-reset link for the account id at now, valid for ResetTTL: the
+// account, and the link's token (stored hashed, shown once).
+func CreateReset(ctx context.Context, db ResetStore, id int64, now time.Time) (*store.User, string, error) {
+	u, err := db.UserByID(ctx, id)
+	if err != nil {
+		return nil, "", err
+	}
+	token, digest := auth.NewToken()
+	if err := db.CreateReset(ctx, digest, u.ID, now, now.Add(ResetTTL)); err != nil {
+		return nil, "", err
+	}
+	return u, token, nil
+}
