@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"syscall"
 	"time"
 
@@ -77,9 +78,12 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	}
 	// Loading allocates several times what the deck keeps (parse trees, simulation runs): hand
 	// that back rather than carry it as resident memory until the scavenger gets to it, beside
-	// the first requests rather than before listening.
-	go debug.FreeOSMemory()
-	setMemoryLimit(getenv)
+	// the first requests rather than before listening. The collection that does it also
+	// measures what the deck keeps, which the memory limit is set from.
+	go func() {
+		debug.FreeOSMemory()
+		setMemoryLimit(getenv)
+	}()
 	topics, err := deckTopics(cfg.Content)
 	if err != nil {
 		return err
@@ -279,16 +283,28 @@ func openChecked(ctx context.Context, path string, log *slog.Logger) (*store.DB,
 	return db, nil
 }
 
-// defaultMemoryLimit is the Go runtime's soft memory limit unless GOMEMLIMIT says otherwise.
-// Bursts (argon2's 64 MiB per login check, a big simulation) leave freed heap behind; with a
-// limit the collector and scavenger hand it back before the process grows past it, instead of
-// letting the heap double after each burst.
-const defaultMemoryLimit = 256 << 20
+// The Go runtime's soft memory limit, unless GOMEMLIMIT says otherwise, is memoryPerLive times
+// the heap live once the deck is loaded, and at least minMemoryLimit. With a limit the
+// collector and scavenger hand freed memory back before the process grows past it, instead
+// of letting the heap double after each burst (argon2's 64 MiB per login check, a big
+// simulation, a crowd of large pages); scaling it with the deck keeps a large deck from
+// running the collector without pause.
+const (
+	minMemoryLimit = 100 << 20
+	memoryPerLive  = 3
+)
 
 func setMemoryLimit(getenv func(string) string) {
-	if getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(defaultMemoryLimit)
+	if getenv("GOMEMLIMIT") != "" {
+		return
 	}
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(live)
+	limit := int64(minMemoryLimit)
+	if live[0].Value.Kind() == metrics.KindUint64 {
+		limit = max(limit, memoryPerLive*int64(live[0].Value.Uint64()))
+	}
+	debug.SetMemoryLimit(limit)
 }
 
 // newVoice builds the background checker of recordings: the transcription endpoint when one is
