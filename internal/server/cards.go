@@ -7,7 +7,6 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/rehearse/rehearse/internal/srs"
 	"github.com/rehearse/rehearse/internal/study"
 	"github.com/rehearse/rehearse/internal/studyview"
 	"github.com/rehearse/rehearse/internal/views"
@@ -20,23 +19,21 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	d := s.deck()
 	u := userFrom(r.Context())
 	h := views.HomePage{Total: d.Len(), SignedIn: u != nil}
-	var states srs.States
+	var plan study.Plan
 	now, loc := s.now(), time.UTC
 	if u != nil {
-		var q study.Queue
 		var err error
-		q, states, err = s.queueFor(readCtx(r), u, d.Cards, now) // study.go
-		if err != nil {
+		if plan, err = s.queueFor(readCtx(r), u, d.Cards, now, 0); err != nil { // study.go
 			s.fail(w, r, err)
 			return
 		}
 		loc = userLocation(u)
-		h.Now = studyview.HomeNow(q, d.Cards, states, s.newLimit(u, states, now), now, loc)
-		if c, ok := countdown(u, d.Cards, states, now); ok {
+		h.Now = studyview.HomeNow(plan.Queue, d.Cards, plan.States, s.newLimit(u, plan.States, now), now, loc)
+		if c, ok := countdown(u, d.Cards, plan.States, now); ok {
 			h.Now.Countdown, h.Now.CountdownRest = c.Parts()
 		}
 	}
-	h.Topics = studyview.Topics(d.Topics(), states, now, loc)
+	h.Topics = studyview.Topics(d.Topics(), plan.States, now, loc)
 	s.render(w, r, http.StatusOK, views.Home(s.page(r, ""), h))
 }
 

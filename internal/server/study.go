@@ -149,14 +149,14 @@ func (s *Server) study(w http.ResponseWriter, r *http.Request) {
 func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck.Card, filter views.StudyFilter,
 	pin string, revealed bool, shownAt string) {
 	ctx, u, now := readCtx(r), userFrom(r.Context()), s.now()
-	q, states, newToday, err := s.queueForLimit(ctx, u, cards, now, filter.NewLimit)
+	plan, err := s.queueFor(ctx, u, cards, now, filter.NewLimit)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	v := views.StudyPage{Filter: filter, Learning: len(q.Learning), Review: len(q.Review), New: len(q.New),
+	v := views.StudyPage{Filter: filter, Learning: len(plan.Learning), Review: len(plan.Review), New: len(plan.New),
 		Depth: u.Settings.DefaultDepth, Suspended: suspendedNote(r.Context())}
-	v.Card = q.Next()
+	v.Card = plan.Next()
 	// A pinned card: the reveal form and an undo bring back the exact card they concern.
 	if pin != "" {
 		if c, ok := s.deck().Card(pin); ok {
@@ -173,8 +173,12 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 		return
 	}
 	if v.Card == nil {
-		v.NextDue = studyview.NextDue(q.NextAt, now, userLocation(u))
-		v.AheadCount, v.AheadURL = s.studyAhead(ctx, u, cards, states, filter, newToday)
+		v.NextDue = studyview.NextDue(plan.NextAt, now, userLocation(u))
+		if n := studyview.Ahead(cards, plan); n > 0 {
+			ahead := filter
+			ahead.NewLimit = plan.NewToday + n
+			v.AheadCount, v.AheadURL = n, studyURL(ahead, nil)
+		}
 		s.renderStudy(w, r, v)
 		return
 	}
@@ -199,33 +203,12 @@ func (s *Server) showStudy(w http.ResponseWriter, r *http.Request, cards []*deck
 	s.renderStudy(w, r, v)
 }
 
-// queueFor reads the user's card states (State and Due: store.QueueStates) and builds their
-// study queue over cards at now.
-func (s *Server) queueFor(ctx context.Context, u *store.User, cards []*deck.Card, now time.Time) (study.Queue, srs.States, error) {
-	q, states, _, err := s.queueForLimit(ctx, u, cards, now, 0)
-	return q, states, err
-}
-
-// queueForLimit is queueFor with today's new-card limit raised to newLimit when that is
-// higher (study ahead), without the user's suspended cards; it also returns how many new
-// cards the user started today.
-func (s *Server) queueForLimit(ctx context.Context, u *store.User, cards []*deck.Card, now time.Time, newLimit int) (study.Queue, srs.States, int, error) {
-	states, err := s.db.QueueStates(ctx, u.ID)
-	if err != nil {
-		return study.Queue{}, srs.States{}, 0, err
-	}
-	loc := userLocation(u)
-	newToday, err := s.db.NewIntroducedSince(ctx, u.ID, study.DayStart(study.Day(now, loc), loc))
-	if err != nil {
-		return study.Queue{}, srs.States{}, 0, err
-	}
-	suspended, err := s.db.Suspended(ctx, u.ID)
-	if err != nil {
-		return study.Queue{}, srs.States{}, 0, err
-	}
-	q := study.BuildQueue(study.QueueInput{Cards: cards, States: states, Now: now, Loc: loc,
-		NewLimit: max(s.newLimit(u, states, now), newLimit), NewToday: newToday, Suspended: suspended})
-	return q, states, newToday, nil
+// queueFor builds the user's study queue over cards at now, with today's new-card limit
+// raised to ahead when that is higher (study ahead).
+func (s *Server) queueFor(ctx context.Context, u *store.User, cards []*deck.Card, now time.Time, ahead int) (study.Plan, error) {
+	return study.LoadQueue(ctx, s.db, u.ID, cards, now, userLocation(u), func(states srs.States) int {
+		return max(s.newLimit(u, states, now), ahead)
+	})
 }
 
 func (s *Server) renderStudy(w http.ResponseWriter, r *http.Request, v views.StudyPage) {

@@ -8,44 +8,17 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/rehearse/rehearse/internal/deck"
-	"github.com/rehearse/rehearse/internal/srs"
-	"github.com/rehearse/rehearse/internal/store"
 	"github.com/rehearse/rehearse/internal/studyview"
-	"github.com/rehearse/rehearse/internal/views"
 )
 
-// Study ahead (Anki's custom study: "increase today's new card limit") raises the new-card
-// limit for one session by aheadStep cards at a time, up to maxAhead in a day.
-const (
-	aheadStep = 10
-	maxAhead  = 1000
-)
-
-// aheadLimit reads ?new=: a session's new-card limit for today, 0 when absent or not a number
-// in 1..maxAhead.
+// aheadLimit reads ?new=: a session's new-card limit for today (study ahead), 0 when absent or
+// not a number in 1..studyview.MaxAhead.
 func aheadLimit(v string) int {
 	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > maxAhead {
+	if err != nil || n < 1 || n > studyview.MaxAhead {
 		return 0
 	}
 	return n
-}
-
-// studyAhead says how many more new cards the scope holds beyond today's limit and the link
-// that studies the next aheadStep of them (0 and "" when every card of the scope was seen).
-func (s *Server) studyAhead(ctx context.Context, u *store.User, cards []*deck.Card, states srs.States,
-	f views.StudyFilter, newToday int) (int, string) {
-	suspended, err := s.db.Suspended(ctx, u.ID)
-	if err != nil {
-		return 0, ""
-	}
-	n := min(studyview.Unseen(cards, states, suspended), aheadStep)
-	if n == 0 || newToday+n > maxAhead {
-		return 0, ""
-	}
-	f.NewLimit = newToday + n
-	return n, studyURL(f, nil)
 }
 
 // cardSuspend is POST /cards/{id}/suspend: suspend=1 takes the card out of the user's study,

@@ -104,3 +104,20 @@ func Unseen(cards []*deck.Card, states srs.States, suspended map[string]bool) in
 	}
 	return n
 }
+
+// Study ahead (Anki's custom study: "increase today's new card limit") raises the new-card
+// limit for one session by AheadStep cards at a time, up to MaxAhead in a day.
+const (
+	AheadStep = 10
+	MaxAhead  = 1000
+)
+
+// Ahead is how many more new cards, at most AheadStep, the plan's cards hold beyond today's
+// limit: 0 when every one was seen or suspended, or when they would pass MaxAhead today.
+func Ahead(cards []*deck.Card, p study.Plan) int {
+	n := min(Unseen(cards, p.States, p.Suspended), AheadStep)
+	if p.NewToday+n > MaxAhead {
+		return 0
+	}
+	return n
+}
