@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// States is a read-only set of card states by card id, as a user's stored progress: servers
-// keep one per signed-in user in memory, so it is laid out to be small and free of pointers
+// States is a read-only set of card states by card id, as a user's stored progress: most pages
+// build one from a user's thousand-odd rows, so it is laid out to be small and free of pointers
 // the collector would scan. A map[string]Card of 1,000 states costs some 260 bytes a state
 // (a 112-byte slot, slots rounded up to a power of two, and the id's own allocation); here a
 // state is a 48-byte record, its id's bytes in one shared string, a 4-byte offset and 8 to
@@ -100,7 +100,7 @@ func (b *StatesBuilder) States() States {
 	if len(t.recs) == 0 {
 		return States{}
 	}
-	// Copies of exact length: a builder's slices have room to grow, kept for as long as the States.
+	// Copies of exact length: a builder's slices have room to grow, which a kept States would hold.
 	t.ids, t.offs, t.recs = string(ids), clone(t.offs), clone(t.recs)
 	if t.extra != nil {
 		t.extra = clone(t.extra)
