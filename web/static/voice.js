@@ -112,6 +112,8 @@
   function stop(st) {
     clearInterval(st.timer);
     meter(st);
+    var wall = performance.now() - st.started; // the same clock and moment as the spoken time
+    st.el.setAttribute("data-wall-ms", String(Math.round(wall)));
     active = null;
     setButton(st.el, false);
     pending = new Promise(function (resolve) {
@@ -119,7 +121,6 @@
         st.stream.getTracks().forEach(function (t) { t.stop(); });
         if (st.ctx.close) st.ctx.close();
         var blob = new Blob(st.chunks, { type: st.rec.mimeType || "audio/webm" });
-        var wall = performance.now() - st.started;
         playback(st.el, blob);
         upload(st.el, blob, st.spoken, wall).then(resolve, resolve);
       };
