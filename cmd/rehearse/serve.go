@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 	"syscall"
 	"time"
 
@@ -76,14 +77,6 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	if err != nil {
 		return err
 	}
-	// Loading allocates several times what the deck keeps (parse trees, simulation runs): hand
-	// that back rather than carry it as resident memory until the scavenger gets to it, beside
-	// the first requests rather than before listening. The collection that does it also
-	// measures what the deck keeps, which the memory limit is set from.
-	go func() {
-		debug.FreeOSMemory()
-		setMemoryLimit(getenv)
-	}()
 	topics, err := deckTopics(cfg.Content)
 	if err != nil {
 		return err
@@ -107,7 +100,16 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	if err != nil {
 		return err
 	}
-	handler := srv.Handler()
+	// Work that is not needed to answer runs once the first response is out, so it does not
+	// hold that response up: loading allocates several times what the deck keeps (parse trees,
+	// simulation runs), handed back here rather than carried as resident memory until the
+	// scavenger gets to it, and the collection that does it measures what the deck keeps, which
+	// the memory limit is set from; then the highlighter is readied for the deck's languages.
+	handler := afterFirstResponse(srv.Handler(), idleWarmUp, func() {
+		debug.FreeOSMemory()
+		setMemoryLimit(getenv)
+		decks.Deck().WarmUp()
+	})
 	servers := []*http.Server{newHTTPServer(handler, log)}
 	listeners := []net.Listener{ln}
 	if cfg.MetricsAddr != "" {
@@ -125,7 +127,6 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	url := "http://" + ln.Addr().String()
 	log.Info("rehearse is listening", "url", url, "cards", decks.Deck().Len(), "content", decks.Status().Source,
 		"db", cfg.dbPath(), "startup", time.Since(start).Round(time.Millisecond))
-	go decks.Deck().WarmUp()
 	fmt.Fprintf(io.out, "Rehearse is running at %s\n", url)
 
 	stopHUP := reloadOnSIGHUP(decks, cfg.Content, log)
@@ -155,6 +156,27 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, io
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// idleWarmUp is how long after listening afterFirstResponse's work waits for a first request.
+const idleWarmUp = 2 * time.Second
+
+// afterFirstResponse serves with h and runs work once, in a goroutine of its own, when the first
+// response has been written or idle has passed with no request, whichever comes first.
+func afterFirstResponse(h http.Handler, idle time.Duration, work func()) http.Handler {
+	first := make(chan struct{})
+	var once sync.Once
+	go func() {
+		select {
+		case <-first:
+		case <-time.After(idle):
+		}
+		work()
+	}()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r)
+		once.Do(func() { close(first) })
+	})
 }
 
 func newHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
