@@ -345,7 +345,11 @@ func newRatersOn(t *testing.T, dir string, n int, production bool) []*rater {
 func loginAll(t *testing.T, rs []*rater, base string) {
 	t.Helper()
 	for _, r := range rs {
-		resp, err := r.client.PostForm(base+"/login", url.Values{"username": {r.name}, "password": {crashPassword}})
+		// Checking a production password hash can queue behind other tests' on a busy machine:
+		// the login gets a minute, the ratings keep their client's 10 s.
+		c := *r.client
+		c.Timeout = time.Minute
+		resp, err := c.PostForm(base+"/login", url.Values{"username": {r.name}, "password": {crashPassword}})
 		if err != nil {
 			t.Fatal(err)
 		}

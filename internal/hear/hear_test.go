@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/rehearse/rehearse/content"
@@ -32,19 +33,16 @@ func need(t *testing.T) Recognizer {
 	return r
 }
 
-var shipped = func() func(t *testing.T) *deck.Deck {
-	var d *deck.Deck
-	return func(t *testing.T) *deck.Deck {
-		t.Helper()
-		if d == nil {
-			var err error
-			if d, err = deckload.Load(content.FS, false); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return d
+var loadShipped = sync.OnceValues(func() (*deck.Deck, error) { return deckload.Load(content.FS, false) })
+
+func shipped(t *testing.T) *deck.Deck {
+	t.Helper()
+	d, err := loadShipped()
+	if err != nil {
+		t.Fatal(err)
 	}
-}()
+	return d
+}
 
 func card(t *testing.T, id string) *deck.Card {
 	t.Helper()
@@ -100,46 +98,55 @@ func fraction(r Result) float64 {
 }
 
 // A card's own solid answer, spoken, is heard for at least 80 % of its key points; another
-// card's solid answer for at most 25 %. Times are logged, not asserted.
+// card's solid answer for at most 25 %. Times are logged, not asserted. Each card is its own
+// parallel subtest: pocketsphinx takes a core for seconds, and there are two.
 func TestHearOwnAnswerNotAnother(t *testing.T) {
+	t.Parallel()
 	r := need(t)
 	ctx := context.Background()
 	for i, m := range measured {
-		c := card(t, m.id)
-		own, err := r.Hear(ctx, shipped(t), c, "solid", speak(t, c.Solid.Text()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%s own solid answer: %d/%d heard, %.1f s audio, %.1f s to check\n  %s", m.id, own.Heard(), len(own.KeyPoints), own.Seconds, own.Took, own.Transcript)
-		if fraction(own) < 0.8 {
-			t.Errorf("%s: own answer heard for %d of %d key points, want at least 80 %%", m.id, own.Heard(), len(own.KeyPoints))
-		}
-		other := card(t, measured[(i+1)%len(measured)].id)
-		wrong, err := r.Hear(ctx, shipped(t), c, "solid", speak(t, other.Solid.Text()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%s given %s's answer: %d/%d heard, %.1f s audio, %.1f s to check", m.id, other.ID, wrong.Heard(), len(wrong.KeyPoints), wrong.Seconds, wrong.Took)
-		if fraction(wrong) > 0.25 {
-			t.Errorf("%s: another card's answer heard for %d of %d key points, want at most 25 %%", m.id, wrong.Heard(), len(wrong.KeyPoints))
-		}
+		t.Run(m.id, func(t *testing.T) {
+			t.Parallel()
+			c := card(t, m.id)
+			own, err := r.Hear(ctx, shipped(t), c, "solid", speak(t, c.Solid.Text()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s own solid answer: %d/%d heard, %.1f s audio, %.1f s to check\n  %s", m.id, own.Heard(), len(own.KeyPoints), own.Seconds, own.Took, own.Transcript)
+			if fraction(own) < 0.8 {
+				t.Errorf("%s: own answer heard for %d of %d key points, want at least 80 %%", m.id, own.Heard(), len(own.KeyPoints))
+			}
+			other := card(t, measured[(i+1)%len(measured)].id)
+			wrong, err := r.Hear(ctx, shipped(t), c, "solid", speak(t, other.Solid.Text()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s given %s's answer: %d/%d heard, %.1f s audio, %.1f s to check", m.id, other.ID, wrong.Heard(), len(wrong.KeyPoints), wrong.Seconds, wrong.Took)
+			if fraction(wrong) > 0.25 {
+				t.Errorf("%s: another card's answer heard for %d of %d key points, want at most 25 %%", m.id, wrong.Heard(), len(wrong.KeyPoints))
+			}
+		})
 	}
 }
 
 // Paraphrased answers: measured and logged; each must still be heard for more than the other
 // card's answer is, so the check follows meaning rather than the card's exact phrasing.
 func TestHearParaphrase(t *testing.T) {
+	t.Parallel()
 	r := need(t)
 	for _, m := range measured {
-		c := card(t, m.id)
-		res, err := r.Hear(context.Background(), shipped(t), c, "solid", speak(t, m.paraphrase))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%s paraphrase: %d/%d heard, %.1f s audio, %.1f s to check\n  %s", m.id, res.Heard(), len(res.KeyPoints), res.Seconds, res.Took, res.Transcript)
-		if fraction(res) < 0.5 {
-			t.Errorf("%s: paraphrase heard for %d of %d key points, want at least half", m.id, res.Heard(), len(res.KeyPoints))
-		}
+		t.Run(m.id, func(t *testing.T) {
+			t.Parallel()
+			c := card(t, m.id)
+			res, err := r.Hear(context.Background(), shipped(t), c, "solid", speak(t, m.paraphrase))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s paraphrase: %d/%d heard, %.1f s audio, %.1f s to check\n  %s", m.id, res.Heard(), len(res.KeyPoints), res.Seconds, res.Took, res.Transcript)
+			if fraction(res) < 0.5 {
+				t.Errorf("%s: paraphrase heard for %d of %d key points, want at least half", m.id, res.Heard(), len(res.KeyPoints))
+			}
+		})
 	}
 }
 
