@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/rehearse/rehearse/internal/account"
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/mockview"
 	"github.com/rehearse/rehearse/internal/srs"
@@ -56,20 +57,12 @@ func userLocation(u *store.User) *time.Location {
 	if v, ok := locations.Load(name); ok {
 		return v.(*time.Location)
 	}
-	loc, err := loadZone(name)
+	loc, err := account.LoadZone(name)
 	if err != nil {
 		return time.UTC
 	}
 	locations.Store(name, loc)
 	return loc
-}
-
-// loadZone accepts IANA names only: "" and "Local" would silently mean the server's zone.
-func loadZone(name string) (*time.Location, error) {
-	if name == "" || name == "Local" || len(name) > 64 {
-		return nil, errors.New("not an IANA time zone name")
-	}
-	return time.LoadLocation(name)
 }
 
 // scheduler is FSRS with the user's settings (fsrs.go).
