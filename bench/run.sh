@@ -35,6 +35,7 @@ log "build"
 export CGO_ENABLED=0 # as the Dockerfile builds it: pure Go, static
 go build -trimpath -ldflags="-s -w" -o "$BIN" ./cmd/rehearse
 go build -trimpath -o "$TMP/load" ./bench/load
+go build -trimpath -o "$TMP/coldstart" ./bench/coldstart
 log "generate $CARDS cards"
 go run ./bench/gendeck -n "$CARDS" -o "$TMP/deck"
 "$BIN" check "$TMP/deck" >&2
@@ -64,20 +65,11 @@ start() { # start [--content DIR]: the server in the background, PID its process
 }
 healthy() { curl -sf -o /dev/null "$URL/healthz"; }
 stop() { kill "$PID"; wait "$PID" 2>/dev/null || true; PID=; }
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-# coldstart ARGS...: exec to the first answered /healthz, COLD_RUNS times; prints the median ms.
+# coldstart ARGS...: exec to the first answered /healthz, COLD_RUNS times (bench/coldstart polls
+# in-process; a curl per attempt would take a core from the server it times).
 coldstart() {
-	local runs=() t0 t1
-	for _ in $(seq "$COLD_RUNS"); do
-		t0=$(date +%s%N)
-		start "$@"
-		until healthy; do sleep 0.002; done
-		t1=$(date +%s%N)
-		runs+=($(((t1 - t0) / 1000000)))
-		stop
-	done
-	echo "$(median "${runs[@]}") ms (runs: ${runs[*]})"
+	"$TMP/coldstart" -runs "$COLD_RUNS" -- "$BIN" serve --addr "127.0.0.1:$PORT" --data "$TMP/data" "$@"
 }
 log "cold start x$COLD_RUNS"
 COLD_BUNDLED=$(coldstart)
