@@ -16,6 +16,7 @@ import (
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/server"
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/store/storetest"
 	"github.com/rehearse/rehearse/web"
 )
 
@@ -25,6 +26,7 @@ func startInstance(t *testing.T, contentDir string) (string, string) {
 	t.Helper()
 	data := t.TempDir()
 	ctx := context.Background()
+	storetest.File(t, filepath.Join(data, "rehearse.db"))
 	db, err := store.Open(ctx, filepath.Join(data, "rehearse.db"), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -3,21 +3,17 @@ package account
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/rehearse/rehearse/internal/sso"
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/store/storetest"
 )
 
 func openStore(t *testing.T) *store.DB {
 	t.Helper()
-	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "r.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storetest.Open(t)
 	return db
 }
 

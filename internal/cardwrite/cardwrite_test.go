@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -16,6 +15,7 @@ import (
 	"github.com/rehearse/rehearse/internal/editor"
 	"github.com/rehearse/rehearse/internal/rebalance"
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/store/storetest"
 )
 
 // writer is a Writer over a real SQLite store and a deck holder of one card file, with the
@@ -27,11 +27,7 @@ func writer(t *testing.T) (*Writer, *store.DB, *deckload.Holder) {
 		t.Fatal(err)
 	}
 	base := fstest.MapFS{"kafka/eager.md": {Data: src}}
-	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "rehearse.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storetest.Open(t)
 	stored := func() (map[string][]byte, error) {
 		cards, err := db.DeckCards(context.Background())
 		m := map[string][]byte{}

@@ -3,12 +3,12 @@ package hear
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/store/storetest"
 )
 
 func TestSniff(t *testing.T) {
@@ -93,11 +93,7 @@ func TestStartStatus(t *testing.T) {
 // Keep stores audio within the user's quota and says what refused it otherwise.
 func TestKeeperQuotaAndContent(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "r.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storetest.Open(t)
 	now := time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
 	u, err := db.CreateUser(ctx, "ann", "x", store.RoleMember, now)
 	if err != nil {

@@ -3,7 +3,6 @@ package mockrun
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/srs"
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/store/storetest"
 )
 
 const card = `---
@@ -60,11 +60,7 @@ A member that really died is noticed only after the session timeout.
 func setup(t *testing.T) (*store.DB, *deck.Deck, int64) {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "r.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storetest.Open(t)
 	d, err := deck.Load(fstest.MapFS{"kafka/static.md": {Data: []byte(card)}}, deck.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/store/storetest"
 	"github.com/rehearse/rehearse/web"
 )
 
@@ -30,11 +30,7 @@ type benchEnv struct {
 
 func newBenchEnv(tb testing.TB) benchEnv {
 	tb.Helper()
-	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "r.db"), nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { db.Close() })
+	db := storetest.Open(tb)
 	d, err := deck.Load(content.FS, deck.Options{})
 	if err != nil {
 		tb.Fatal(err)

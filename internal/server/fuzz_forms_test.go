@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/store/storetest"
 	"github.com/rehearse/rehearse/web"
 )
 
@@ -74,12 +74,7 @@ func FuzzFormRoutes(f *testing.F) {
 // newFuzzEnv is newEnv for a fuzz target: one server and member for every input. token returns
 // a fresh session each time, since some routes end it.
 func newFuzzEnv(f *testing.F) (*testEnv, func(testing.TB) string) {
-	dir := f.TempDir()
-	db, err := store.Open(context.Background(), filepath.Join(dir, "r.db"), nil)
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { db.Close() })
+	db := storetest.Open(f)
 	d, err := deck.Load(os.DirFS("testdata/deck"), deck.Options{})
 	if err != nil {
 		f.Fatal(err)

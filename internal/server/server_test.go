@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +19,7 @@ import (
 	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/store/storetest"
 	"github.com/rehearse/rehearse/web"
 )
 
@@ -44,11 +44,7 @@ func newEnv(t *testing.T, cfg Config) *testEnv {
 	if cfg.Hasher == nil {
 		cfg.Hasher = testHasher
 	}
-	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "r.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storetest.Open(t)
 	d, err := deck.Load(os.DirFS("testdata/deck"), deck.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -11,7 +11,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,7 +22,7 @@ import (
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/deckload"
 	"github.com/rehearse/rehearse/internal/rebalance"
-	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/store/storetest"
 	"github.com/rehearse/rehearse/internal/views"
 	"github.com/rehearse/rehearse/web"
 )
@@ -31,11 +30,7 @@ import (
 // newSimEnv is newEnv over another deck (the simulation deck, or the real content).
 func newSimEnv(t *testing.T, fsys fs.FS) *testEnv {
 	t.Helper()
-	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "r.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storetest.Open(t)
 	d, err := deck.Load(fsys, deck.Options{CheckSim: func(s *deck.Simulation) error { _, err := deckload.CardScenarios(s); return err }})
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,6 +19,7 @@ import (
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/srs"
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/store/storetest"
 	"github.com/rehearse/rehearse/web"
 )
 
@@ -475,11 +475,7 @@ func TestStatsPage(t *testing.T) {
 // BenchmarkRatingPOST measures one answer end to end: session lookup, state read, FSRS, the
 // write transaction and the redirect, over HTTP against a temp-file database.
 func BenchmarkRatingPOST(b *testing.B) {
-	db, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "r.db"), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	db := storetest.Open(b)
 	assets, err := web.NewAssets(nil)
 	if err != nil {
 		b.Fatal(err)

@@ -3,20 +3,54 @@ package store
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 )
 
-// openTest opens a fresh, migrated database in a temp dir.
+// openTest opens a fresh, migrated database in a temp dir: a copy of one migrated from scratch
+// once per test process (storetest does the same for other packages, which this one cannot
+// import). The hardening and upgrade tests open fresh and old files, migrating them here.
 func openTest(t testing.TB) *DB {
 	t.Helper()
-	db, err := Open(context.Background(), filepath.Join(t.TempDir(), "test.db"), nil)
+	template.once.Do(func() {
+		dir, err := os.MkdirTemp("", "store-template")
+		if err != nil {
+			template.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		path := filepath.Join(dir, "template.db")
+		db, err := Open(context.Background(), path, nil)
+		if err == nil {
+			err = db.Close() // checkpoints the WAL into the file and removes it
+		}
+		if err == nil {
+			template.file, err = os.ReadFile(path)
+		}
+		template.err = err
+	})
+	if template.err != nil {
+		t.Fatal(template.err)
+	}
+	path := filepath.Join(t.TempDir(), "test.db")
+	if err := os.WriteFile(path, template.file, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(context.Background(), path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
+}
+
+var template struct {
+	once sync.Once
+	file []byte
+	err  error
 }
 
 var t0 = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)

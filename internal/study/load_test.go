@@ -2,13 +2,13 @@ package study_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/srs"
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/store/storetest"
 	"github.com/rehearse/rehearse/internal/study"
 )
 
@@ -16,11 +16,7 @@ import (
 // the new-card limit, a suspended card stays out, and the limit comes from the states read.
 func TestLoadQueueFromTheStore(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "q.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storetest.Open(t)
 	now := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
 	u, err := db.CreateUser(ctx, "kim", "h", store.RoleMember, now)
 	if err != nil {

@@ -3,12 +3,12 @@ package study_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/rehearse/rehearse/internal/srs"
 	"github.com/rehearse/rehearse/internal/store"
+	"github.com/rehearse/rehearse/internal/store/storetest"
 	"github.com/rehearse/rehearse/internal/study"
 )
 
@@ -16,11 +16,7 @@ import (
 // writes nothing, and a mock rating (no check) goes through.
 func TestRateOnSQLite(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "r.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storetest.Open(t)
 	t0 := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
 	u, err := db.CreateUser(ctx, "ada", "h", store.RoleMember, t0)
 	if err != nil {
@@ -74,11 +70,7 @@ func (s racingStore) CardState(ctx context.Context, userID int64, cardID string)
 // answered (the row appeared) and for one answered before (its count moved on).
 func TestRateRefusedWhenTheStateMovedOnBeforeTheWrite(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "r.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storetest.Open(t)
 	t0 := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
 	u, err := db.CreateUser(ctx, "ada", "h", store.RoleMember, t0)
 	if err != nil {
