@@ -90,18 +90,32 @@ func TestInterviewDate(t *testing.T) {
 	}
 }
 
-// seedHistory stores the answers of a simulated learner as the user's own.
+// seedHistory stores the answers of a simulated learner as the user's own, in one transaction
+// (the history an import writes), not one per answer.
 func seedHistory(t *testing.T, db *store.DB, userID int64, log []srs.Answer) {
 	t.Helper()
 	sc := srs.DefaultScheduler()
 	states := map[string]srs.Card{}
+	var order []string
+	byCard := map[string]*store.CardHistory{}
 	for _, a := range log {
 		before := states[a.CardID]
 		after := sc.ReviewCard(a.CardID, before, a.Rating, a.Time)
-		if _, err := db.RecordReview(context.Background(), userID, a.CardID, before, after, a.Rating, a.Time, 1000, store.ModeStudy); err != nil {
-			t.Fatal(err)
+		h := byCard[a.CardID]
+		if h == nil {
+			h = &store.CardHistory{CardID: a.CardID}
+			byCard[a.CardID] = h
+			order = append(order, a.CardID)
 		}
+		h.Answers = append(h.Answers, store.HistoryAnswer{Rating: a.Rating, At: a.Time, DurationMS: 1000, Before: before, After: after})
 		states[a.CardID] = after
+	}
+	im := store.AnkiImport{UserID: userID}
+	for _, id := range order {
+		im.History = append(im.History, *byCard[id])
+	}
+	if n, err := db.ImportAnki(context.Background(), im, time.Now()); err != nil || n != len(order) {
+		t.Fatalf("seeding %d cards' history: %d stored, %v", len(order), n, err)
 	}
 }
 

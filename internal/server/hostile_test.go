@@ -128,18 +128,37 @@ type hostileCase struct {
 	wantStatus  int // 0: any 2xx–4xx
 }
 
-func formBody(names []string, v string) func() io.Reader {
-	return func() io.Reader {
-		q := url.Values{}
-		for _, n := range names {
-			q.Set(n, v)
-		}
-		return strings.NewReader(q.Encode())
+// everyField is v in every field name, form-encoded: a query string or a form body.
+func everyField(names []string, v string) string {
+	q := url.Values{}
+	for _, n := range names {
+		q.Set(n, v)
 	}
+	return q.Encode()
 }
 
-// hostileCases builds the attacks on one route.
-func hostileCases(path, method, pattern string, names []string) []hostileCase {
+// hostileForms is everyField for each of hostileValues (and "1"), encoded once per run rather
+// than once per route: the names are the same for every route.
+func hostileForms(names []string) map[string]string {
+	forms := map[string]string{"1": everyField(names, "1")}
+	for key, v := range hostileValues {
+		forms[key] = everyField(names, v)
+	}
+	return forms
+}
+
+func formBody(encoded string) func() io.Reader {
+	return func() io.Reader { return strings.NewReader(encoded) }
+}
+
+// The oversized bodies, built once: the readers over them only read.
+var (
+	hugeForm      = bytes.Repeat([]byte("a=b&"), (maxBody+4096)/4)
+	hugeMultipart = bytes.Repeat([]byte("<script>"), maxBody/8+1)
+)
+
+// hostileCases builds the attacks on one route; forms is hostileForms of the field names.
+func hostileCases(path, method, pattern string, forms map[string]string) []hostileCase {
 	var cs []hostileCase
 	for key, v := range hostileValues {
 		// Path parameters replaced by the hostile value.
@@ -151,24 +170,20 @@ func hostileCases(path, method, pattern string, names []string) []hostileCase {
 			}
 			cs = append(cs, hostileCase{name: "path " + key, target: p})
 		}
-		q := url.Values{}
-		for _, n := range names {
-			q.Set(n, v)
-		}
-		cs = append(cs, hostileCase{name: "query " + key, target: path + "?" + q.Encode()})
+		cs = append(cs, hostileCase{name: "query " + key, target: path + "?" + forms[key]})
 		if method == http.MethodPost {
 			cs = append(cs, hostileCase{name: "form " + key, target: path,
-				contentType: "application/x-www-form-urlencoded", body: formBody(names, v)})
+				contentType: "application/x-www-form-urlencoded", body: formBody(forms[key])})
 		}
 		if method == http.MethodPost && (key == "script" || key == "badutf8" || key == "negative") {
 			cs = append(cs, hostileCase{name: "form+json " + key, target: path, accept: "application/json",
-				contentType: "application/x-www-form-urlencoded", body: formBody(names, v)})
+				contentType: "application/x-www-form-urlencoded", body: formBody(forms[key])})
 		}
 	}
 	if method != http.MethodPost {
 		return cs
 	}
-	huge := func() io.Reader { return bytes.NewReader(bytes.Repeat([]byte("a=b&"), (maxBody+4096)/4)) }
+	huge := func() io.Reader { return bytes.NewReader(hugeForm) }
 	chunked := func() io.Reader { return io.MultiReader(huge()) } // no length known up front
 	jsonBody := func() io.Reader {
 		return strings.NewReader(`{"username":"` + hostileScript + `","n":-1,"rating":1e999,"card":[1,2]}`)
@@ -179,8 +194,8 @@ func hostileCases(path, method, pattern string, names []string) []hostileCase {
 		hostileCase{name: "huge chunked body", target: path, contentType: "application/x-www-form-urlencoded", body: chunked, wantStatus: http.StatusRequestEntityTooLarge},
 		hostileCase{name: "json as form", target: path, contentType: "application/json", body: jsonBody},
 		hostileCase{name: "json as form, json accepted", target: path, contentType: "application/json", accept: "application/json", body: jsonBody},
-		hostileCase{name: "text/plain", target: path, contentType: "text/plain", body: formBody(names, hostileScript)},
-		hostileCase{name: "no content type", target: path, body: formBody(names, "1")},
+		hostileCase{name: "text/plain", target: path, contentType: "text/plain", body: formBody(forms["script"])},
+		hostileCase{name: "no content type", target: path, body: formBody(forms["1"])},
 		hostileCase{name: "broken multipart", target: path, contentType: "multipart/form-data; boundary=xyz",
 			body: func() io.Reader {
 				return strings.NewReader("--xyz\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n" + hostileScript)
@@ -188,7 +203,7 @@ func hostileCases(path, method, pattern string, names []string) []hostileCase {
 		hostileCase{name: "huge chunked multipart", target: path, contentType: "multipart/form-data; boundary=xyz",
 			body: func() io.Reader {
 				return io.MultiReader(strings.NewReader("--xyz\r\nContent-Disposition: form-data; name=\"files\"; filename=\"a.txt\"\r\n\r\n"),
-					bytes.NewReader(bytes.Repeat([]byte("<script>"), maxBody/8+1)))
+					bytes.NewReader(hugeMultipart))
 			}},
 		hostileCase{name: "bad percent-encoding", target: path, contentType: "application/x-www-form-urlencoded",
 			body: func() io.Reader { return strings.NewReader("username=%zz&password=%&rating=%ff%fe") }},
@@ -217,12 +232,13 @@ func TestHostileInput(t *testing.T) {
 	names := fieldNames(t, e, sessionFor(t, e, users["admin"]), routes)
 	t.Logf("%d routes, %d field names: %v", len(routes), len(names), names)
 	realPath := realObjects(t, e, users)
+	forms := hostileForms(names)
 	requests, statuses := 0, map[int]int{}
 	for _, rt := range routes {
 		method, pattern, _ := strings.Cut(rt, " ")
 		start := time.Now()
 		path := realPath(pattern)
-		full := hostileCases(path, method, pattern, names)
+		full := hostileCases(path, method, pattern, forms)
 		attacked := false // the first role let in gets every case; the others a sample
 		for _, who := range []string{"anonymous", "member", "admin"} {
 			token := func() string {
