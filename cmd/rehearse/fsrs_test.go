@@ -19,7 +19,7 @@ func runFSRS(t *testing.T, args ...string) (string, string, error) {
 
 func TestFSRSOptimizeFitsASimulatedLog(t *testing.T) {
 	slow := "1.2,3.5,9,25,5.2,0.6,2.2,0.01,2.2,0.12,1.2,1.1,0.08,0.35,1.3,0.5,2.4,0.4,0.2,0.1,0.35"
-	csv, _, err := runFSRS(t, "simulate", "--params", slow, "--cards", "300", "--new-per-day", "10", "--days", "90")
+	csv, _, err := runFSRS(t, "simulate", "--params", slow, "--cards", "60", "--new-per-day", "10", "--days", "30")
 	if err != nil {
 		t.Fatal(err)
 	}
