@@ -58,7 +58,7 @@ func TestHostilePackagesRefusedInOneLine(t *testing.T) {
 	small := DefaultLimits
 	small.MaxEntries = 5
 	small.MaxField = 1 << 10
-	bomb := bytes.Repeat([]byte{0}, 50<<20)
+	bomb := bytes.Repeat([]byte{0}, 4<<20) // over 1 MiB, so the expansion ratio is checked
 	many := map[string][]byte{"collection.anki2": collection(t, "")}
 	for i := range 10 {
 		many[string(rune('a'+i))] = nil
