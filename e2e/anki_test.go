@@ -41,7 +41,7 @@ func ankiPackage(t *testing.T) string {
 // it, a card suspended in study leaves the queue and comes back when unsuspended on its page,
 // and the account's download is a package holding the cards.
 func TestAnkiImportStudySuspendExport(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	pkg := ankiPackage(t)
 	content := t.TempDir()
 	if err := os.CopyFS(content, os.DirFS("../content")); err != nil {

@@ -237,7 +237,7 @@ func totals(rs []*rater) (acks, retried, lost int) {
 // TestCrashSafetySIGKILL kills the server at random moments under load: 12 times in a full run
 // (REHEARSE_E2E_FULL=1, as ./scripts/test sets), 4 times in a plain one.
 func TestCrashSafetySIGKILL(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	if testing.Short() {
 		t.Skip("crash test in -short mode")
 	}
@@ -283,7 +283,7 @@ func TestCrashSafetySIGKILL(t *testing.T) {
 // TestCrashSafetySIGTERM stops the server gracefully under load: it drains and exits 0, and
 // every rating acknowledged before or during the drain is stored.
 func TestCrashSafetySIGTERM(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	if testing.Short() {
 		t.Skip("crash test in -short mode")
 	}
@@ -320,14 +320,15 @@ func TestCrashSafetySIGTERM(t *testing.T) {
 }
 
 // newRatersOn creates n raters' accounts in dir before the app first starts (the first is the
-// admin, so no /setup). With production they are made by the CLI, with production argon2
-// parameters (the attack test measures logins); otherwise by AddUser, cheaply.
+// admin, so no /setup). With production the admin is made by the CLI, with production argon2
+// parameters (the attack test's guesses are checked against its hash); the others, and the
+// admin without production, by AddUser, cheaply.
 func newRatersOn(t *testing.T, dir string, n int, production bool) []*rater {
 	t.Helper()
 	var rs []*rater
 	for i := range n {
 		name := fmt.Sprintf("rater%d", i)
-		if !production {
+		if !production || i > 0 {
 			AddUser(t, dir, name, crashPassword, i == 0)
 		} else if err := addUser(dir, name, crashPassword, i == 0); err != nil {
 			t.Fatal(err)

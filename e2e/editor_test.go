@@ -32,7 +32,7 @@ func typeInto(ctx context.Context, t *testing.T, text string) {
 // editor, sees a live error and fixes it, saves, studies the card, edits it without losing the
 // progress, restarts the server, and restores the first revision from the history.
 func TestEditorFlow(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	fullOnly(t, "internal/server and internal/editor test saving, history and restore without a browser")
 	dir := t.TempDir()
 	AddUser(t, dir, "ada", "analytical-engine", true)

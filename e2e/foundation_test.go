@@ -10,7 +10,7 @@ import (
 // TestFoundationFlow: first-run setup, log out, log in, open a card, switch tiers, expand a
 // follow-up, search.
 func TestFoundationFlow(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	app := StartApp(t, "")
 	ctx := Browser(t)
 

@@ -23,7 +23,7 @@ import (
 // health, the time the request took and the server's peak RSS. Each attack must be refused
 // with a 4xx naming the limit, or served within its bound; the server must stay up.
 func TestHostileCards(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	dir := t.TempDir()
 	AddUser(t, dir, "ada", "analytical-engine", true)
 	app := StartApp(t, dir)
@@ -209,7 +209,7 @@ func opsPostDoc(t *testing.T, c *http.Client, u string, form url.Values) (*http.
 // A card file goes away (an upgrade merged it) while stored cards link to it in a chain: the
 // server still starts, serves the rest, and /admin lists each card left out with the reason.
 func TestStartupSkipsStoredCardsThatNoLongerLoad(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	content := t.TempDir()
 	if err := os.CopyFS(content, os.DirFS("../content")); err != nil {
 		t.Fatal(err)

@@ -18,7 +18,7 @@ import (
 // the password, /admin's live tokens and the stored cards left out of the deck, a history
 // diff too large to align (said on the page), and a code block shown plain (said under it).
 func TestHostileCardPagesInChromium(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	fullOnly(t, "TestHostileCards and TestStartupSkipsStoredCardsThatNoLongerLoad check the same answers without a browser")
 	content := t.TempDir()
 	if err := os.CopyFS(content, os.DirFS("../content")); err != nil {

@@ -63,7 +63,7 @@ Alerts on its trend, not a fixed number.
 // saves them into the deck (stored in the app, laid over the --content directory), and the
 // reloaded deck serves the new cards.
 func TestImportFlow(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	fullOnly(t, "internal/server and internal/importer test the import; TestUIEveryPageBothSizesBothThemes opens its page")
 	content := t.TempDir()
 	if err := os.CopyFS(content, os.DirFS("../content")); err != nil {

@@ -18,7 +18,7 @@ import (
 // TestInterviewDateInBrowser: an interview date set on the settings page turns the home page
 // into a countdown with the new cards paced to it; clearing the date removes both.
 func TestInterviewDateInBrowser(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	dir := t.TempDir()
 	AddUser(t, dir, "ida", "interview-pass-1", false)
 	app := StartApp(t, dir)
@@ -103,7 +103,7 @@ func TestInterviewDateInBrowser(t *testing.T) {
 // my reviews" runs in the background, the page reports the outcome on held-out cards, and
 // "Revert the last fit" puts the defaults back.
 func TestFitToMyReviewsInBrowser(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	dir := t.TempDir()
 	AddUser(t, dir, "fay", "fitting-pass-1", false)
 	seedLearner(t, dir, "fay")

@@ -21,7 +21,7 @@ import (
 // second is left to run out, and the page moves on by itself. Both are rated with the keys, the
 // summary adds up, and both ratings reached the spaced-repetition log as mock reviews.
 func TestMockStrictTwoQuestions(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	dir := t.TempDir()
 	AddUser(t, dir, "mia", "mock-interview", false)
 	app := StartApp(t, dir)
@@ -174,7 +174,7 @@ func TestMockStrictTwoQuestions(t *testing.T) {
 // Issue 15's scoring case in the browser: an instant empty answer rated Easy scores at most 25
 // and below a real answer rated Good, which the summary names strongest.
 func TestMockEmptyEasyScoresBelowRealGood(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	fullOnly(t, "TestMockStrictTwoQuestions runs a mock in a plain run; internal/interview tests the scores")
 	dir := t.TempDir()
 	AddUser(t, dir, "hon", "honest-scores", false)

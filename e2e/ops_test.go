@@ -54,7 +54,7 @@ func opsDoc(t *testing.T, c *http.Client, u string) (*http.Response, *goquery.Do
 // TestBackupRestore: progress recorded on a running server is in a backup taken while it runs;
 // the backup, restored into a fresh data dir, serves the same progress.
 func TestBackupRestore(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	app := StartApp(t, "")
 	AddUser(t, app.DataDir, "ada", "analytical-engine", true)
 	c := opsClient()
@@ -181,7 +181,7 @@ func opsWaitFor(t *testing.T, what string, cond func() bool) {
 // TestOpsEndpointsAndSIGHUP: readyz, a separate metrics listener, the healthcheck command, and
 // SIGHUP reloading a content directory — and keeping the running deck when the new one is bad.
 func TestOpsEndpointsAndSIGHUP(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	dir := t.TempDir()
 	sample, err := os.ReadFile("../internal/server/testdata/deck/kafka/sample.md")
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 // through server-sent events); Ada marks the level and a pitfall; both see the result. Bob's
 // page and the events it received never hold the rubric.
 func TestPairInterview(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	app := StartApp(t, "")
 	AddUser(t, app.DataDir, "ada", "analytical-engine", false)
 	AddUser(t, app.DataDir, "bob", "bob-password-1", false)

@@ -18,7 +18,7 @@ import (
 // configured in docs/operations.md (no buffering settings of its own): the start reaches the
 // candidate's stream at once, not when a buffer fills or the stream ends.
 func TestPairEventsThroughNginx(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	nginx, err := exec.LookPath("nginx")
 	if err != nil {
 		if _, err := os.Stat("/usr/sbin/nginx"); err != nil {

@@ -11,7 +11,7 @@ import (
 // they share it from their account; the admin sees it all along. The first sign-in takes the
 // browser's time zone.
 func TestTeamPrivateUntilShared(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	app := StartApp(t, "")
 	AddUser(t, app.DataDir, "ada", "analytical-engine", true)
 	AddUser(t, app.DataDir, "bob", "bob-password-1", false)

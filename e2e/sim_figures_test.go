@@ -17,7 +17,7 @@ import (
 // never scrolls sideways and figure text stays at 11 px or more on a phone. Then, without
 // JavaScript, every round is listed.
 func TestSimFigures(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	fullOnly(t, "TestSimulation checks a card's figures and the lab in a plain run")
 	app := StartApp(t, "")
 	ctx := Browser(t)

@@ -12,7 +12,7 @@ import (
 // TestSimPlayback: the step view plays its rounds line by line with a caption, and the arrow
 // keys step it without anything focused first; "?" lists those keys.
 func TestSimPlayback(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	app := StartApp(t, "")
 	ctx := Browser(t)
 	if err := chromedp.Do(ctx,

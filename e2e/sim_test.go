@@ -14,7 +14,7 @@ import (
 // table; the lab compares protocols through the URL, and a bad value comes back with a message
 // at its field. Screenshots go to $REHEARSE_SCREENSHOTS, when set, for a person to look at.
 func TestSimulation(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	app := StartApp(t, "")
 	ctx := Browser(t)
 

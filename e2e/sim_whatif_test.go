@@ -16,7 +16,7 @@ import (
 // loop and free callbacks eager loses less than cooperative. The five flagship cards'
 // figures are saved at both sizes and themes when REHEARSE_SHOTS is set.
 func TestSimWhatIf(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	app := StartApp(t, "")
 	ctx := Browser(t)
 	down := func(v string) float64 {

@@ -16,7 +16,7 @@ import (
 // this test process), the login page offers it; a person the instance has never seen signs in
 // at the provider and lands on the home page with a member account of their own.
 func TestOIDCSignInAsMember(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	provider := ssotest.Start(t, ssotest.User{ID: "u-lin", Username: "lin", Email: "lin@example.com", EmailVerified: true})
 	dataDir := t.TempDir()
 	AddUser(t, dataDir, "ada", "analytical-engine", true)
@@ -74,7 +74,7 @@ func TestOIDCSignInAsMember(t *testing.T) {
 // to the app (not from --trusted-proxies) signs nobody in; the same header from a trusted
 // proxy address signs that user in.
 func TestAuthProxyHeaderOnlyFromTrustedProxies(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	forged := StartApp(t, "", "--auth-proxy-header", "Remote-User", "--trusted-proxies", "10.9.9.9")
 	AddUser(t, forged.DataDir, "ada", "analytical-engine", true)
 	ctx := Browser(t)

@@ -34,7 +34,7 @@ func runServe(t *testing.T, dataDir string) (int, string) {
 // Issue 12, finding 10: a second server on one data directory used to start without complaint
 // (doubling the login allowance). It must refuse, naming the running server's pid.
 func TestSecondServerOnSameDataDirRefused(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	app := StartApp(t, "")
 	code, stderr := runServe(t, app.DataDir)
 	pid := strconv.Itoa(app.cmd.Process.Pid)
@@ -55,7 +55,7 @@ func TestSecondServerOnSameDataDirRefused(t *testing.T) {
 // `rehearse serve` runs PRAGMA quick_check at start and refuses a damaged file with a message
 // that says what to do.
 func TestCorruptDatabaseRefusedAtStart(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	dir := t.TempDir()
 	AddUser(t, dir, "ada", "analytical-engine", true)
 	path := filepath.Join(dir, "rehearse.db")

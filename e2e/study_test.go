@@ -11,7 +11,7 @@ import (
 // TestStudyKeyboard: study with the keyboard only. Space shows the answer in place, 3 rates it
 // Good and the next card appears, u brings the previous card back with its old (new) state.
 func TestStudyKeyboard(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	dir := t.TempDir()
 	AddUser(t, dir, "sam", "spaced-repetition", false)
 	app := StartApp(t, dir)

@@ -12,7 +12,7 @@ import (
 // card on the /study page, is refused on the admin page, and the admin sees the activity on the
 // team view.
 func TestTeamFlow(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	fullOnly(t, "internal/server tests invites and roles; TestUIEveryPageBothSizesBothThemes opens the team and admin pages")
 	app := StartApp(t, "")
 	AddUser(t, app.DataDir, "ada", "analytical-engine", true)

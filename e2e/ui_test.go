@@ -69,7 +69,7 @@ func revealStudy(ctx context.Context, t *testing.T, base string) {
 // full run (REHEARSE_E2E_FULL=1, as ./scripts/test sets), in one way per page otherwise. With
 // UI_SHOTS=DIR it also saves a full-page screenshot of each.
 func TestUIEveryPageBothSizesBothThemes(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	dir := t.TempDir()
 	AddUser(t, dir, "uma", "ui-pages-pass", true)
 	app := StartApp(t, dir)
@@ -316,7 +316,7 @@ func saveShot(ctx context.Context, t *testing.T, path string) {
 // saved for the account (a fresh browser session gets it from the server), and "?" opens a
 // dialog that lists the shared keys and those the page declares.
 func TestUIThemeToggleAndKeyHelp(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	fullOnly(t, "TestUIEveryPageBothSizesBothThemes checks both themes on every page")
 	dir := t.TempDir()
 	AddUser(t, dir, "tia", "toggle-pass-1", false)

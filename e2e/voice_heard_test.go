@@ -21,7 +21,7 @@ const heardCard = "max-poll-interval"
 // at least half of them "true", without a reload; the recording plays back from the server
 // with its length known, and seeks.
 func TestVoiceHeardInStudy(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	for _, p := range []string{"pocketsphinx_continuous", "ffmpeg", "espeak-ng", "sox"} {
 		if _, err := exec.LookPath(p); err != nil {
 			if os.Getenv("CI") != "" {

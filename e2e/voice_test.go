@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -110,7 +111,7 @@ const playMS = `(async (src) => {
 // from the server, the recordings survive a restart, nobody else can fetch them, and deleting
 // removes them.
 func TestVoiceRecordStudyAndMock(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	dir := t.TempDir()
 	AddUser(t, dir, "vic", "say-it-out-loud", false)
 	AddUser(t, dir, "ada", "the-admin-here", true)
@@ -121,19 +122,21 @@ func TestVoiceRecordStudyAndMock(t *testing.T) {
 	// The study and the mock recordings are made at once, in two tabs (each records one loop
 	// of the file for its whole length). A plain run records in study only: the recorder is
 	// the same script, and each recording is CPU in Chromium for its whole length.
+	// The two subtests run from goroutines of their own rather than with t.Parallel, which
+	// would queue them behind every other test of the package for a -parallel slot.
 	mockTab := NewTab(t, ctx)
 	var card, studyID, mockID string
-	t.Run("record", func(t *testing.T) {
-		t.Run("study", func(t *testing.T) {
-			t.Parallel()
-			card, studyID = recordInStudy(ctx, t, app.URL)
-		})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t.Run("study", func(t *testing.T) { card, studyID = recordInStudy(ctx, t, app.URL) })
+	})
+	wg.Go(func() {
 		t.Run("mock", func(t *testing.T) {
 			fullOnly(t, "the study recording runs in a plain run")
-			t.Parallel()
 			mockID = recordInMock(mockTab, t, app.URL)
 		})
 	})
+	wg.Wait()
 	if t.Failed() {
 		return
 	}
@@ -261,7 +264,7 @@ func httpLogin(t *testing.T, base, name, password string) *http.Client {
 
 // Without a microphone the recorder says so, and the card can still be answered.
 func TestVoiceWithoutMicrophone(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	fullOnly(t, "TestVoiceRecordStudyAndMock records with a microphone in a plain run")
 	dir := t.TempDir()
 	AddUser(t, dir, "nomi", "no-microphone-here", false)

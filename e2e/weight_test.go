@@ -119,7 +119,7 @@ func subresources(doc *goquery.Document) []string {
 // TestPageWeight: each main page, with the stylesheets, scripts and images it loads, is under
 // 100 KB gzip, and it loads nothing from another origin.
 func TestPageWeight(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	app, c, urls := weightApp(t)
 	base, _ := url.Parse(app.URL)
 	t.Logf("%-22s %8s %10s %6s", "page", "HTML gz", "total gz", "files")
@@ -183,7 +183,7 @@ func TestPageWeight(t *testing.T) {
 // TestNoThirdPartyRequests loads every main page in Chromium and records each request the
 // browser makes, scripts' own fetches included: all stay on the app's origin.
 func TestNoThirdPartyRequests(t *testing.T) {
-	t.Parallel()
+	parallelTest(t)
 	fullOnly(t, "TestPageWeight checks each page's CSP and the origin of every file it references")
 	app, _, urls := weightApp(t)
 	ctx := Browser(t)
