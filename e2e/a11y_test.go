@@ -44,7 +44,7 @@ func runAxe(ctx context.Context, t testing.TB, what, keep string) {
 		}
 	}
 	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](
-		`axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.filter(v => `+keep+`).map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))`,
+		`axe.run(document, {resultTypes: ['violations'], noHtml: true}).then(r => r.violations.filter(v => `+keep+`).map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))`,
 		chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatalf("run axe-core on %s: %v", what, err)
