@@ -41,12 +41,16 @@ NOW=$(($(date +%s) * 1000))
 sqlite3 "$TMP/rdata/rehearse.db" "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < $CARDS - 1)
 	INSERT INTO card_states (user_id, card_id, state, step, stability, difficulty, due, last_review, reps, lapses)
 	SELECT u.id, printf('gen-%04d', i), 2, 0, 3, 5, $NOW - 86400000 - i, $NOW - 4 * 86400000, 1, 0 FROM users u, n"
-"$TMP/rehearse" serve --addr "127.0.0.1:$RPORT" --data "$TMP/rdata" --content "$TMP/deck" >/dev/null 2>&1 &
-RPID=$!
-(cd "$TMP/kdata" && printf 'db_path: %s\nserve: true\nlisten_addr: "127.0.0.1:%s"\nsync_interval: 30m\n' \
-	"$TMP/kdata/knolhash.db" "$KPORT" >config.yaml && exec "$KNOLHASH" >"$TMP/knolhash.log" 2>&1) &
-KPID=$!
-for _ in $(seq 300); do curl -sf -o /dev/null "http://127.0.0.1:$RPORT/healthz" && curl -sf -o /dev/null "http://127.0.0.1:$KPORT/deck" && break; sleep 0.05; done
+start() { # both servers on the data in $TMP/rdata and $TMP/kdata, answering when it returns
+	"$TMP/rehearse" serve --addr "127.0.0.1:$RPORT" --data "$TMP/rdata" --content "$TMP/deck" >/dev/null 2>&1 &
+	RPID=$!
+	(cd "$TMP/kdata" && exec "$KNOLHASH" >>"$TMP/knolhash.log" 2>&1) &
+	KPID=$!
+	for _ in $(seq 300); do curl -sf -o /dev/null "http://127.0.0.1:$RPORT/healthz" && curl -sf -o /dev/null "http://127.0.0.1:$KPORT/deck" && break; sleep 0.05; done
+}
+stop() { kill "$RPID" "$KPID"; wait "$RPID" "$KPID" 2>/dev/null || true; RPID= KPID=; }
+printf 'db_path: %s\nserve: true\nlisten_addr: "127.0.0.1:%s"\nsync_interval: 30m\n' "$TMP/kdata/knolhash.db" "$KPORT" >"$TMP/kdata/config.yaml"
+start
 : >"$TMP/cookies"
 for u in peer1 peer2; do
 	curl -sf -o /dev/null -c "$TMP/jar" --data-urlencode "username=$u" --data-urlencode password=peer-password "http://127.0.0.1:$RPORT/login"
@@ -61,8 +65,6 @@ for _ in $(seq 600); do
 done
 sqlite3 "$TMP/kdata/knolhash.db" 'SELECT hash FROM cards ORDER BY rowid' >"$TMP/hashes"
 log "knolhash holds $(wc -l <"$TMP/hashes") cards"
-for u in "http://127.0.0.1:$KPORT/review/next"; do curl -sf -o /dev/null "$u"; done
-curl -sf -o /dev/null -b "rehearse_session=$(head -1 "$TMP/cookies")" "http://127.0.0.1:$RPORT/study"
 
 run() { # NAME ARGS...: wrk -t2 -cCONNS, or -t1 -c1 with C1=1
 	local name=$1 conc=(-t2 -c"$CONNS")
@@ -77,7 +79,16 @@ rps() { awk '/requests in/ {n=$1; s=$4+0} /Non-2xx or 3xx/ {b=$5} END {printf "%
 p99() { awk '$1 == "99%" {print $2}' "$TMP/$1.txt"; }
 bad() { awk '/Non-2xx or 3xx/ {n=$5} END {print n+0}' "$TMP/$1.txt"; }
 GZ=(-H 'Accept-Encoding: gzip')
+# Every round starts from the same data: each server with all 1,000 cards due. Ratings take cards
+# off the queue, and a study page with fewer due cards is cheaper (knolhash's reads every due
+# card), so a later round on the rated data would compare two different workloads.
+stop
+cp -a "$TMP/rdata" "$TMP/rdata.start" && cp -a "$TMP/kdata" "$TMP/kdata.start"
 for r in $(seq "$ROUNDS"); do
+	rm -rf "$TMP/rdata" "$TMP/kdata" && cp -a "$TMP/rdata.start" "$TMP/rdata" && cp -a "$TMP/kdata.start" "$TMP/kdata"
+	start
+	curl -sf -o /dev/null "http://127.0.0.1:$KPORT/review/next"
+	curl -sf -o /dev/null -b "rehearse_session=$(head -1 "$TMP/cookies")" "http://127.0.0.1:$RPORT/study"
 	run "k_study.$r" "http://127.0.0.1:$KPORT/review/next"
 	run "r_study.$r" "${GZ[@]}" -s bench/signedin.lua "http://127.0.0.1:$RPORT/study" -- "$TMP/cookies" 2
 	# knolhash's ratings are correct only one at a time (see rps), so its rating is measured on one
@@ -85,6 +96,7 @@ for r in $(seq "$ROUNDS"); do
 	C1=1 run "k_rate.$r" -s bench/knolhash.lua "http://127.0.0.1:$KPORT" -- "$TMP/hashes"
 	run "k_rateN.$r" -s bench/knolhash.lua "http://127.0.0.1:$KPORT" -- "$TMP/hashes"
 	run "r_rate.$r" "${GZ[@]}" -s bench/rate.lua "http://127.0.0.1:$RPORT" -- "$TMP/cookies" "$CARDS" 2 swap
+	stop
 done
 echo
 echo "machine: $(nproc) cores; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); wrk -t2 -c$CONNS -d$DUR, $ROUNDS rounds, turns alternating"
