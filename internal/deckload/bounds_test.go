@@ -88,18 +88,64 @@ func TestCheckSimRefusesWhatIsOverACardsBound(t *testing.T) {
 // A reload runs only the simulations it has not seen: saving one card does not run every
 // other card's again.
 func TestReloadRunsNoSimulationItHasSeen(t *testing.T) {
-	if _, err := Load(content.FS, false); err != nil {
+	fsys := edited(t)
+	if _, err := Load(fsys, false); err != nil {
 		t.Fatal(err)
 	}
+	before := ran()
+	if _, err := Load(fsys, false); err != nil {
+		t.Fatal(err)
+	}
+	if n := ran() - before; n != 0 {
+		t.Errorf("the second load ran %d simulations again", n)
+	}
+}
+
+// The bundled cards' simulations are not run at load (a test runs them when the deck is
+// built); the same cards with a byte changed are.
+func TestBundledCardsAreNotRunAgain(t *testing.T) {
 	verdicts.mu.Lock()
-	before := verdicts.ran
+	clear(verdicts.done)
 	verdicts.mu.Unlock()
+	before := ran()
 	if _, err := Load(content.FS, false); err != nil {
 		t.Fatal(err)
 	}
+	if n := ran() - before; n != 0 {
+		t.Errorf("loading the bundled deck ran %d simulations", n)
+	}
+	if _, err := Load(edited(t), false); err != nil {
+		t.Fatal(err)
+	}
+	if ran() == before {
+		t.Error("the edited cards' simulations were not run")
+	}
+}
+
+// edited is the bundled deck with a blank line added to every card: the same cards and
+// simulations, but no file the bundled one.
+func edited(t *testing.T) fs.FS {
+	t.Helper()
+	m := fstest.MapFS{}
+	err := fs.WalkDir(content.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(content.FS, p)
+		if strings.HasSuffix(p, ".md") {
+			b = append(b, '\n')
+		}
+		m[p] = &fstest.MapFile{Data: b}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func ran() int {
 	verdicts.mu.Lock()
 	defer verdicts.mu.Unlock()
-	if verdicts.ran != before {
-		t.Errorf("the second load ran %d simulations again", verdicts.ran-before)
-	}
+	return verdicts.ran
 }

@@ -1,6 +1,7 @@
 package deckload
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rehearse/rehearse/content"
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/rebalance"
 )
@@ -16,8 +18,23 @@ import (
 // card's simulation must name a known preset, variants that fit it and valid overrides, and
 // each variant must run within CardLimits, since the card page runs it. Each card's HTML
 // renders on first use; render says to render every card now (`rehearse check`).
+//
+// A card file byte for byte the bundled one skips the simulation check: the bundled deck's
+// simulations are checked when it is built (TestBundledSimulationsFitCardLimits, `rehearse
+// check --strict content`), so a start need not run them again.
 func Load(fsys fs.FS, render bool) (*deck.Deck, error) {
-	return deck.Load(fsys, deck.Options{CheckSim: memoSim(CheckSim(verdicts.run)), Render: render})
+	return deck.Load(fsys, deck.Options{CheckSim: memoSim(CheckSim(verdicts.run)), Render: render,
+		SimChecked: func(file string) bool { return sameFile(fsys, content.FS, file) }})
+}
+
+// sameFile says whether file reads the same, and without error, in a and b.
+func sameFile(a, b fs.FS, file string) bool {
+	x, err := fs.ReadFile(a, file)
+	if err != nil {
+		return false
+	}
+	y, err := fs.ReadFile(b, file)
+	return err == nil && bytes.Equal(x, y)
 }
 
 // The bound on what one card can make the server do. Cards are user input (anyone allowed to
