@@ -67,7 +67,6 @@ func healthURL(args []string) (string, error) {
 func once(args []string, url string, wait time.Duration) (time.Duration, error) {
 	client := &http.Client{Timeout: time.Second}
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stderr, cmd.Stdout = nil, nil
 	t0 := time.Now()
 	if err := cmd.Start(); err != nil {
 		return 0, err

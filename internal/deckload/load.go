@@ -24,17 +24,19 @@ import (
 // check --strict content`), so a start need not run them again.
 func Load(fsys fs.FS, render bool) (*deck.Deck, error) {
 	return deck.Load(fsys, deck.Options{CheckSim: memoSim(CheckSim(verdicts.run)), Render: render,
-		SimChecked: func(file string) bool { return sameFile(fsys, content.FS, file) }})
+		SimChecked: func(file string) bool { return bundled(fsys, file) }})
 }
 
-// sameFile says whether file reads the same, and without error, in a and b.
-func sameFile(a, b fs.FS, file string) bool {
-	x, err := fs.ReadFile(a, file)
+// bundled says whether file in fsys is byte for byte the bundled deck's file of that name. The
+// embedded deck is asked first: most files of a deck other than the bundled one are not in it,
+// and fsys may be a directory on disk.
+func bundled(fsys fs.FS, file string) bool {
+	want, err := fs.ReadFile(content.FS, file)
 	if err != nil {
 		return false
 	}
-	y, err := fs.ReadFile(b, file)
-	return err == nil && bytes.Equal(x, y)
+	got, err := fs.ReadFile(fsys, file)
+	return err == nil && bytes.Equal(got, want)
 }
 
 // The bound on what one card can make the server do. Cards are user input (anyone allowed to
