@@ -3,7 +3,7 @@ package auth
 import (
 	"context"
 	"errors"
-	"runtime/debug"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,14 +28,14 @@ type Hasher struct {
 	slots  chan struct{}
 	wait   time.Duration // how long a check may wait for a slot before ErrBusy
 
-	dummyOnce sync.Once
-	dummy     string
-	freeing   atomic.Bool // a FreeOSMemory is running
+	dummyOnce  sync.Once
+	dummy      string
+	collecting atomic.Bool // the collection after a burst is running
 }
 
-// returnAbove is the per-hash memory from which the Hasher hands memory back to the OS after a
-// burst: otherwise each 64 MiB block stays resident long after the logins ended.
-const returnAbove = 16 * 1024
+// collectAbove is the per-hash memory from which the Hasher collects after a burst (below it,
+// a check's block is too small to matter).
+const collectAbove = 16 * 1024
 
 // NewHasher returns a Hasher for params running at most slots computations at once; a caller
 // waits up to wait for a free slot.
@@ -59,14 +59,17 @@ func (h *Hasher) acquire(ctx context.Context) error {
 	}
 }
 
-// release frees the slot; the last computation of a burst returns the freed blocks to the OS
-// (a full collection of a small heap: milliseconds, against an argon2 run's hundreds).
+// release frees the slot. The last computation of a burst collects at once, so the next check
+// takes the freed block from the heap instead of growing it by another MemoryKiB: a block the
+// heap already holds is in memory, while fresh memory is faulted in page by page, which on a
+// small VM costs more than the hash (64 MiB on our 2-core VM: ~1 s against 0.12 s). The runtime's
+// scavenger hands the block back to the OS within seconds if no check follows.
 func (h *Hasher) release() {
 	<-h.slots
-	if len(h.slots) == 0 && h.params.MemoryKiB >= returnAbove && h.freeing.CompareAndSwap(false, true) {
+	if len(h.slots) == 0 && h.params.MemoryKiB >= collectAbove && h.collecting.CompareAndSwap(false, true) {
 		go func() {
-			debug.FreeOSMemory()
-			h.freeing.Store(false)
+			runtime.GC()
+			h.collecting.Store(false)
 		}()
 	}
 }
