@@ -5,7 +5,6 @@ import (
 	"errors"
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -28,13 +27,12 @@ type Hasher struct {
 	slots  chan struct{}
 	wait   time.Duration // how long a check may wait for a slot before ErrBusy
 
-	dummyOnce  sync.Once
-	dummy      string
-	collecting atomic.Bool // the collection after a burst is running
+	dummyOnce sync.Once
+	dummy     string
 }
 
-// collectAbove is the per-hash memory from which the Hasher collects after a burst (below it,
-// a check's block is too small to matter).
+// collectAbove is the per-hash memory from which the Hasher collects after each computation
+// (below it, a block is too small to matter).
 const collectAbove = 16 * 1024
 
 // NewHasher returns a Hasher for params running at most slots computations at once; a caller
@@ -59,19 +57,17 @@ func (h *Hasher) acquire(ctx context.Context) error {
 	}
 }
 
-// release frees the slot. The last computation of a burst collects at once, so the next check
-// takes the freed block from the heap instead of growing it by another MemoryKiB: a block the
-// heap already holds is in memory, while fresh memory is faulted in page by page, which on a
-// small VM costs more than the hash (64 MiB on our 2-core VM: ~1 s against 0.12 s). The runtime's
-// scavenger hands the block back to the OS within seconds if no check follows.
+// release hands the slot on, collecting first when checks are large: the next check then takes
+// this one's block from the heap instead of growing it by another MemoryKiB. A block the heap
+// holds is in memory; fresh memory is faulted in page by page, which on a small VM costs more
+// than the hash (64 MiB on our 2-core VM: ~1 s against 0.1 s). The collection, of a small heap,
+// takes milliseconds. The runtime's scavenger hands the block back to the OS within seconds if
+// no check follows.
 func (h *Hasher) release() {
-	<-h.slots
-	if len(h.slots) == 0 && h.params.MemoryKiB >= collectAbove && h.collecting.CompareAndSwap(false, true) {
-		go func() {
-			runtime.GC()
-			h.collecting.Store(false)
-		}()
+	if h.params.MemoryKiB >= collectAbove {
+		runtime.GC()
 	}
+	<-h.slots
 }
 
 // Hash makes a new hash of password.

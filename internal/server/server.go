@@ -63,10 +63,13 @@ type Config struct {
 	Hasher *auth.Hasher
 }
 
-// At most hashSlots argon2 computations (64 MiB each) run at once; a login waits up to
-// hashWait for a slot, then gets a 503 with Retry-After.
+// At most hashSlots argon2 computations run at once; a login waits up to hashWait for a slot,
+// then gets a 503 with Retry-After. One: each computation runs on two threads, so two cores are
+// busy with one, and its 64 MiB block stays within the memory limit beside the app's heap, so
+// the next check reuses it (two blocks would not fit, and each check would fault in fresh
+// memory, about ten times the hash's own cost here).
 const (
-	hashSlots = 2
+	hashSlots = 1
 	hashWait  = 2 * time.Second
 )
 
