@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/rehearse/rehearse/content"
+	"github.com/rehearse/rehearse/internal/auth"
 	"github.com/rehearse/rehearse/internal/deck"
 	"github.com/rehearse/rehearse/internal/deckload"
 	"github.com/rehearse/rehearse/internal/hear"
@@ -326,7 +327,9 @@ func setMemoryLimit(getenv func(string) string) {
 	if live[0].Value.Kind() == metrics.KindUint64 {
 		limit = max(limit, memoryPerLive*int64(live[0].Value.Uint64()))
 	}
-	debug.SetMemoryLimit(limit)
+	// Plus the block of the one password check the server runs at a time, so that block stays
+	// in the heap between checks rather than being handed back and faulted in again.
+	debug.SetMemoryLimit(limit + int64(auth.Production.MemoryKiB)<<10)
 }
 
 // newVoice builds the background checker of recordings: the transcription endpoint when one is
