@@ -22,8 +22,8 @@ import (
 // server's peak RSS (VmHWM, reset before each attack) and the normal users' p99 latency; it
 // asserts only loose memory bounds and what the attacker must not get.
 //
-// It is a measurement, and most of its cost is hashing real passwords (some 40 production
-// argon2 runs, 20 to 40 s of CPU): it runs in a full run (REHEARSE_E2E_FULL=1, as ./scripts/test
+// It is a measurement, and much of its cost is hashing real passwords (some 40 production
+// argon2 runs): it runs in a full run (REHEARSE_E2E_FULL=1, as ./scripts/test
 // and so CI set) or when REHEARSE_E2E_ATTACK is set, so a plain `go test ./...` stays quick.
 func TestLoadUnderAttack(t *testing.T) {
 	parallelTest(t)
@@ -118,8 +118,8 @@ func TestLoadUnderAttack(t *testing.T) {
 		}},
 		{"lock-out: ten addresses fail on the admin, then the right password from an eleventh", func(t *testing.T) {
 			for range 2 { // the second round finds the account hot and is slowed
-				// Two at a time, as many as the server hashes at once: each is checked, none
-				// waits long enough to be turned away busy.
+				// Two at a time: the server checks one while the other waits its turn, well
+				// within the wait that would turn it away busy, so each is checked.
 				inWorkers(10, 2, func(i int) {
 					postLogin(t, base, fmt.Sprintf("203.0.113.%d", i+1), "rater0", "wrong-password")
 				})
