@@ -27,11 +27,11 @@ curl -s -o /dev/null "127.0.0.1:$PORT/" # the first response sets the memory lim
 sleep 1
 
 login() { curl -s -o /dev/null -w '%{time_total} s, HTTP %{http_code}\n' "127.0.0.1:$PORT/login" -d "username=ada&password=wrong"; }
-stat() { awk '{print $14+$15, $10}' "/proc/$PID/stat"; } # CPU ticks (user+system), minor faults
-read -r cpu0 flt0 < <(stat)
+sample() { awk '{print $14+$15, $10}' "/proc/$PID/stat"; } # CPU ticks (user+system), minor faults
+read -r cpu0 flt0 < <(sample)
 for ((i = 0; i < N; i++)); do
 	for ((c = 0; c < CONC; c++)); do login & done
 	wait $(jobs -p | grep -v "^$PID$")
 done
-read -r cpu1 flt1 < <(stat)
+read -r cpu1 flt1 < <(sample)
 echo "server: $(((cpu1 - cpu0) * 1000 / $(getconf CLK_TCK))) ms of CPU, $((flt1 - flt0)) page faults, peak RSS $(awk '/VmHWM/ {print int($2/1024)}' "/proc/$PID/status") MiB"
