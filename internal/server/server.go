@@ -67,7 +67,8 @@ type Config struct {
 // then gets a 503 with Retry-After. One: each computation runs on two threads, so two cores are
 // busy with one, and its 64 MiB block stays within the memory limit beside the app's heap, so
 // the next check reuses it (two blocks would not fit, and each check would fault in fresh
-// memory, about ten times the hash's own cost here).
+// memory, about ten times the hash's own cost here). The serve command's memory limit leaves
+// room for one block: more slots need more room there.
 const (
 	hashSlots = 1
 	hashWait  = 2 * time.Second
